@@ -1,1 +1,22 @@
-//! Placeholder.
+//! Every model-visible sentence of the project, as Markdown templates under
+//! `prompts/templates/` (embedded with `include_str!`), plus the renderer that fills their
+//! `{{ name }}` placeholders, run-time overlays from a directory (`--prompts-dir`), and the
+//! `<permissions instructions>` builder.
+//!
+//! `prompts/README.md` lists every template, its variables and where it is used.
+
+mod error;
+mod prefixes;
+mod render;
+mod template_id;
+mod template_set;
+
+pub use error::PromptsError;
+pub use prefixes::MAX_LISTED_PREFIXES;
+pub use prefixes::MAX_PREFIX_LIST_CHARS;
+pub use prefixes::format_allow_prefixes;
+pub use render::placeholder_names;
+pub use render::render;
+pub use template_id::TemplateId;
+pub use template_set::TemplateSet;
+pub use template_set::TemplateSource;

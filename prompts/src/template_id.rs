@@ -1,0 +1,130 @@
+//! The catalogue of embedded templates.
+//!
+//! Each entry names a file under `prompts/templates/`, the variables its placeholders may use,
+//! and embeds the file with `include_str!`. `prompts/README.md` documents the same table.
+
+macro_rules! template_catalogue {
+    ($( $(#[$doc:meta])* $variant:ident => $path:literal [$($var:literal),*] ),* $(,)?) => {
+        /// One embedded template. [`TemplateId::path`] is its file path relative to
+        /// `prompts/templates/` (and to a `--prompts-dir` overlay).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum TemplateId {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl TemplateId {
+            /// Every template, in catalogue order.
+            pub const ALL: &'static [TemplateId] = &[$(TemplateId::$variant),*];
+
+            /// Path relative to the templates directory, with `/` separators.
+            pub fn path(self) -> &'static str {
+                match self {
+                    $(TemplateId::$variant => $path,)*
+                }
+            }
+
+            /// The variables this template's placeholders may name.
+            pub fn variables(self) -> &'static [&'static str] {
+                match self {
+                    $(TemplateId::$variant => &[$($var),*],)*
+                }
+            }
+
+            /// The file exactly as compiled into the binary (including its final line break).
+            pub fn embedded_file(self) -> &'static str {
+                match self {
+                    $(TemplateId::$variant => include_str!(concat!("../templates/", $path)),)*
+                }
+            }
+        }
+    };
+}
+
+template_catalogue! {
+    /// Base instructions used when the model catalog supplies none.
+    BaseInstructionsDefault => "base_instructions/default.md" [],
+    /// Base instructions for the `gpt-5` family; an instructions template whose
+    /// `{{ personality }}` slot takes one of the personality texts.
+    BaseInstructionsGpt5 => "base_instructions/gpt-5.md" ["personality"],
+    /// Base instructions for the `gpt-5.6` family.
+    BaseInstructionsGpt56 => "base_instructions/gpt-5.6.md" [],
+    /// Base instructions for the automatic approval reviewer.
+    BaseInstructionsAutoReview => "base_instructions/auto_review.md" [],
+    /// Personality text for the default personality.
+    PersonalityDefault => "personality/default.md" [],
+    /// Personality text for `friendly`.
+    PersonalityFriendly => "personality/friendly.md" [],
+    /// Personality text for `pragmatic`.
+    PersonalityPragmatic => "personality/pragmatic.md" [],
+    /// Sandbox section for `read-only`.
+    SandboxReadOnly => "permissions/sandbox_mode/read_only.md" ["network_access"],
+    /// Sandbox section for `workspace-write`.
+    SandboxWorkspaceWrite => "permissions/sandbox_mode/workspace_write.md" ["network_access"],
+    /// Sandbox section for `danger-full-access`.
+    SandboxDangerFullAccess => "permissions/sandbox_mode/danger_full_access.md" ["network_access"],
+    /// Approval section for `never`.
+    ApprovalNever => "permissions/approval_policy/never.md" [],
+    /// Approval section for `untrusted`.
+    ApprovalUnlessTrusted => "permissions/approval_policy/unless_trusted.md" [],
+    /// Approval section for `on-request`.
+    ApprovalOnRequest => "permissions/approval_policy/on_request.md" [],
+    /// Approval section for `on-request` when exec-permission approvals are enabled; also used
+    /// by `granular` when sandbox approvals can still prompt.
+    ApprovalOnRequestRuleRequestPermission =>
+        "permissions/approval_policy/on_request_rule_request_permission.md" [],
+    /// Opening of the `granular` approval section.
+    ApprovalGranularIntro => "permissions/approval_policy/granular_intro.md" [],
+    /// Granular categories that may still prompt the user.
+    ApprovalGranularPrompted => "permissions/approval_policy/granular_prompted.md" ["categories"],
+    /// Granular categories that are rejected automatically.
+    ApprovalGranularRejected => "permissions/approval_policy/granular_rejected.md" ["categories"],
+    /// Appended to the approval section when `approvals_reviewer` is `auto_review`.
+    ApprovalAutoReviewSuffix => "permissions/approval_policy/auto_review_suffix.md" [],
+    /// Guidance for the `request_permissions` tool.
+    RequestPermissionsTool => "permissions/request_permissions_tool.md" [],
+    /// Section listing already-approved command prefixes.
+    ApprovedCommandPrefixes => "permissions/approved_command_prefixes.md" ["prefixes"],
+    /// Appended to a prefix list that had to be cut short.
+    ApprovedCommandPrefixesTruncated => "permissions/approved_command_prefixes_truncated.md" [],
+    /// Sentence naming the single writable root.
+    WritableRoot => "permissions/writable_root.md" ["root"],
+    /// Sentence naming several writable roots.
+    WritableRoots => "permissions/writable_roots.md" ["roots"],
+    /// Section listing paths and globs the permission profile forbids reading.
+    DeniedReads => "permissions/denied_reads.md" ["entries"],
+    /// Body of `<model_switch>`.
+    ModelSwitch => "model_switch.md" ["model_instructions"],
+    /// Body of `<personality_spec>`.
+    PersonalityChange => "personality_change.md" ["personality"],
+    /// Default collaboration mode instructions.
+    CollaborationModeDefault => "collaboration_mode/default.md" ["known_mode_names"],
+    /// Plan collaboration mode instructions.
+    CollaborationModePlan => "collaboration_mode/plan.md" [],
+    /// Built-in text when a realtime conversation starts.
+    RealtimeStart => "realtime/start.md" [],
+    /// Built-in text when a realtime conversation ends.
+    RealtimeEnd => "realtime/end.md" [],
+    /// AGENTS.md text that replaces earlier AGENTS.md instructions.
+    AgentsMdReplaced => "agents_md/replaced.md" ["instructions"],
+    /// Notice that earlier AGENTS.md instructions no longer apply.
+    AgentsMdRemoved => "agents_md/removed.md" [],
+    /// Managed developer instructions that replace earlier ones.
+    ManagedInstructionsReplaced => "managed_instructions/replaced.md" ["instructions"],
+    /// Notice that earlier managed developer instructions no longer apply.
+    ManagedInstructionsRemoved => "managed_instructions/removed.md" [],
+    /// Multi-agent mode: spawn sub-agents only on explicit request.
+    MultiAgentExplicitRequestOnly => "multi_agent/explicit_request_only.md" [],
+    /// Multi-agent mode: proactive delegation.
+    MultiAgentProactive => "multi_agent/proactive.md" [],
+    /// Prefix that introduces a compaction summary in the rebuilt history.
+    CompactionSummaryPrefix => "compaction/summary_prefix.md" [],
+    /// Prompt asking the model to write a compaction summary.
+    CompactionPrompt => "compaction/prompt.md" [],
+}
+
+impl TemplateId {
+    /// The template whose [`TemplateId::path`] equals `path` (`/` separators).
+    pub fn from_path(path: &str) -> Option<TemplateId> {
+        TemplateId::ALL.iter().copied().find(|id| id.path() == path)
+    }
+}
