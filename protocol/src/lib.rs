@@ -2,7 +2,23 @@
 //! policy/config enums and rollout lines. Pure data: serde shapes that match upstream Codex byte for
 //! byte, no IO.
 
+pub mod config_types;
 pub mod models;
+pub mod openai_models;
+pub mod protocol;
+mod wire_enum;
+
+pub use config_types::ApprovalsReviewer;
+pub use config_types::CollaborationMode;
+pub use config_types::CollaborationModeMask;
+pub use config_types::CollaborationModeSettings;
+pub use config_types::ModeKind;
+pub use config_types::Personality;
+pub use config_types::ReasoningSummary;
+pub use config_types::SandboxMode;
+pub use config_types::TrustLevel;
+pub use config_types::Verbosity;
+pub use config_types::WebSearchMode;
 
 pub use models::BaseInstructions;
 pub use models::BaseInstructionsProvenance;
@@ -16,3 +32,12 @@ pub use models::ImageReference;
 pub use models::InternalChatMessageMetadataPassthrough;
 pub use models::MessagePhase;
 pub use models::ResponseItem;
+pub use openai_models::EmptyReasoningEffortError;
+pub use openai_models::ReasoningEffort;
+pub use protocol::AskForApproval;
+pub use protocol::GranularApprovalConfig;
+pub use protocol::NetworkAccess;
+pub use protocol::ReadOnlyAccess;
+pub use protocol::SandboxPolicy;
+pub use protocol::TemporaryDirectories;
+pub use wire_enum::ParseEnumError;
