@@ -1,1 +1,3 @@
-//! Placeholder.
+//! Core of the context engine: configuration and AGENTS.md discovery.
+
+pub mod agents_md;
