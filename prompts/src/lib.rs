@@ -6,12 +6,20 @@
 //! `prompts/README.md` lists every template, its variables and where it is used.
 
 mod error;
+mod permissions;
 mod prefixes;
 mod render;
 mod template_id;
 mod template_set;
 
 pub use error::PromptsError;
+pub use permissions::CatalogApprovalMessages;
+pub use permissions::CatalogPermissionMessages;
+pub use permissions::DeniedRead;
+pub use permissions::ExecPermissionApprovals;
+pub use permissions::PermissionsInstructions;
+pub use permissions::PermissionsInstructionsBuilder;
+pub use permissions::RequestPermissionsTool;
 pub use prefixes::MAX_LISTED_PREFIXES;
 pub use prefixes::MAX_PREFIX_LIST_CHARS;
 pub use prefixes::format_allow_prefixes;
