@@ -8,6 +8,8 @@ use codex_context_fragments::ContextualUserFragment;
 use codex_protocol::config_types::ApprovalsReviewer;
 use codex_protocol::config_types::SandboxMode;
 use codex_protocol::models::ContentItemKind;
+use codex_protocol::openai_models::ApprovalMessages;
+use codex_protocol::openai_models::PermissionMessages;
 use codex_protocol::protocol::AskForApproval;
 use codex_protocol::protocol::GranularApprovalConfig;
 use codex_protocol::protocol::NetworkAccess;
@@ -64,6 +66,27 @@ pub struct CatalogApprovalMessages {
     pub on_request_auto_review: Option<String>,
     pub never: Option<String>,
     pub unless_trusted: Option<String>,
+}
+
+impl From<&PermissionMessages> for CatalogPermissionMessages {
+    fn from(messages: &PermissionMessages) -> Self {
+        Self {
+            read_only: messages.read_only.clone(),
+            workspace_write: messages.workspace_write.clone(),
+            danger_full_access: messages.danger_full_access.clone(),
+        }
+    }
+}
+
+impl From<&ApprovalMessages> for CatalogApprovalMessages {
+    fn from(messages: &ApprovalMessages) -> Self {
+        Self {
+            on_request: messages.on_request.clone(),
+            on_request_auto_review: messages.on_request_auto_review.clone(),
+            never: messages.never.clone(),
+            unless_trusted: messages.unless_trusted.clone(),
+        }
+    }
 }
 
 /// Developer instructions describing the active sandbox and approval policy.

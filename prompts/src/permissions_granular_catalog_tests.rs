@@ -317,3 +317,35 @@ fn overlay_templates_change_the_rendering() {
         instructions.text()
     );
 }
+
+#[test]
+fn catalog_messages_convert_from_the_model_catalog_types() {
+    let permissions = PermissionMessages {
+        danger_full_access: Some(String::new()),
+        workspace_write: None,
+        read_only: Some("ro".to_string()),
+    };
+    let approvals = ApprovalMessages {
+        on_request: Some("ask".to_string()),
+        on_request_auto_review: None,
+        never: Some(String::new()),
+        unless_trusted: Some("trusted".to_string()),
+    };
+    assert_eq!(
+        CatalogPermissionMessages::from(&permissions),
+        CatalogPermissionMessages {
+            read_only: Some("ro".to_string()),
+            workspace_write: None,
+            danger_full_access: Some(String::new()),
+        }
+    );
+    assert_eq!(
+        CatalogApprovalMessages::from(&approvals),
+        CatalogApprovalMessages {
+            on_request: Some("ask".to_string()),
+            on_request_auto_review: None,
+            never: Some(String::new()),
+            unless_trusted: Some("trusted".to_string()),
+        }
+    );
+}
