@@ -1,3 +1,4 @@
 //! Core of the context engine: configuration and AGENTS.md discovery.
 
 pub mod agents_md;
+pub mod context;

@@ -1,0 +1,4 @@
+//! Model-visible context that the harness maintains on its own: the world-state mechanism that
+//! decides which pieces of context the model must be told about at each step.
+
+pub mod world_state;

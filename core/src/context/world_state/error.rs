@@ -1,0 +1,29 @@
+use thiserror::Error;
+
+/// Failures of world-state registration, persistence and the section catalogue.
+#[derive(Debug, Error)]
+pub enum WorldStateError {
+    /// Two sections of one [`WorldState`](super::WorldState) share an ID; snapshots are keyed by
+    /// ID, so the second one would silently overwrite the first.
+    #[error("duplicate world-state section ID: {0}")]
+    DuplicateSectionId(String),
+    /// The catalogue has no section with this ID.
+    #[error("unknown world-state section ID: {0}")]
+    UnknownSection(String),
+    /// The JSON given as a section's inputs does not describe that section.
+    #[error("invalid inputs for world-state section {section}: {source}")]
+    InvalidSectionInputs {
+        section: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A previous-state argument was neither `absent`, `unknown` nor JSON.
+    #[error("previous section state must be `absent`, `unknown` or JSON inputs: {0}")]
+    InvalidPreviousState(#[source] serde_json::Error),
+    /// Persisted snapshots and merge patches are JSON objects keyed by section ID.
+    #[error("a world-state {what} must be a JSON object")]
+    NotAnObject { what: &'static str },
+    /// A section's inputs are well-formed JSON but describe a state the section rejects.
+    #[error("world-state section {section} rejected its inputs: {reason}")]
+    RejectedInputs { section: String, reason: String },
+}

@@ -1,0 +1,103 @@
+//! `context_window`: identifies the agent and its context windows. The full block is part of
+//! the initial context only; diffs repeat it solely when the agent path changes.
+
+use codex_prompts::TemplateSet;
+use serde::Deserialize;
+
+use crate::context::world_state::CatalogSection;
+use crate::context::world_state::DEVELOPER_ROLE;
+use crate::context::world_state::FragmentSpec;
+use crate::context::world_state::MessagePlacement;
+use crate::context::world_state::PreviousSectionState;
+use crate::context::world_state::SectionFragment;
+use crate::context::world_state::WorldStateError;
+use crate::context::world_state::WorldStateSection;
+
+/// The `<context_window>` fragment (token-budget context).
+pub const CONTEXT_WINDOW: FragmentSpec = FragmentSpec {
+    role: DEVELOPER_ROLE,
+    content_kind: "token_budget.context_window",
+    start_marker: "<context_window>",
+    end_marker: "</context_window>",
+    placement: MessagePlacement::Separate,
+};
+
+/// Inputs of the `context_window` section.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContextWindowSectionInputs {
+    /// Path of this agent in the agent tree, e.g. `/root`.
+    pub agent_path: String,
+    pub first_window_id: String,
+    pub window_id: String,
+    #[serde(default)]
+    pub previous_window_id: Option<String>,
+    /// Notes about the thread carried over between windows, appended verbatim.
+    #[serde(default)]
+    pub thread_hint: Option<String>,
+}
+
+/// Snapshot: the agent path.
+#[derive(Clone, Debug)]
+pub struct ContextWindowSection {
+    inputs: ContextWindowSectionInputs,
+}
+
+impl ContextWindowSection {
+    pub fn new(inputs: ContextWindowSectionInputs) -> Self {
+        Self { inputs }
+    }
+
+    /// The complete `<context_window>` block, which initial-context assembly emits as its own
+    /// developer message.
+    pub fn full_fragment(&self) -> SectionFragment {
+        let inputs = &self.inputs;
+        let mut lines = vec![
+            format!("Agent name: {}", inputs.agent_path),
+            format!("First context window id: {}", inputs.first_window_id),
+            format!("Current context window id: {}", inputs.window_id),
+        ];
+        if let Some(previous_window_id) = &inputs.previous_window_id {
+            lines.push(format!("Previous context window id: {previous_window_id}"));
+        }
+        if let Some(thread_hint) = &inputs.thread_hint {
+            lines.push(thread_hint.clone());
+        }
+        CONTEXT_WINDOW.fragment(format!("\n{}\n", lines.join("\n")))
+    }
+}
+
+impl WorldStateSection for ContextWindowSection {
+    const ID: &'static str = "context_window";
+    type Snapshot = String;
+
+    fn snapshot(&self) -> String {
+        self.inputs.agent_path.clone()
+    }
+
+    fn render_diff(&self, previous: PreviousSectionState<'_, String>) -> Option<SectionFragment> {
+        match previous {
+            PreviousSectionState::Known(agent_path) if agent_path != &self.inputs.agent_path => {
+                Some(self.full_fragment())
+            }
+            PreviousSectionState::Known(_)
+            | PreviousSectionState::Absent
+            | PreviousSectionState::Unknown => None,
+        }
+    }
+}
+
+impl CatalogSection for ContextWindowSection {
+    type Inputs = ContextWindowSectionInputs;
+
+    fn from_inputs(
+        inputs: ContextWindowSectionInputs,
+        _templates: &TemplateSet,
+    ) -> Result<Self, WorldStateError> {
+        Ok(Self::new(inputs))
+    }
+}
+
+#[cfg(test)]
+#[path = "context_window_tests.rs"]
+mod tests;

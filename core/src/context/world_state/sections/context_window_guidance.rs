@@ -1,0 +1,94 @@
+//! `context_window_guidance`: the configured advice on managing the context window.
+
+use codex_prompts::TemplateSet;
+use serde::Deserialize;
+
+use crate::context::world_state::CatalogSection;
+use crate::context::world_state::DEVELOPER_ROLE;
+use crate::context::world_state::FragmentSpec;
+use crate::context::world_state::MessagePlacement;
+use crate::context::world_state::PreviousSectionState;
+use crate::context::world_state::SectionFragment;
+use crate::context::world_state::WorldStateError;
+use crate::context::world_state::WorldStateSection;
+
+/// The `<context_window_guidance>` fragment.
+pub const CONTEXT_WINDOW_GUIDANCE: FragmentSpec = FragmentSpec {
+    role: DEVELOPER_ROLE,
+    content_kind: "token_budget.context_window_guidance",
+    start_marker: "<context_window_guidance>",
+    end_marker: "</context_window_guidance>",
+    placement: MessagePlacement::Mergeable,
+};
+
+/// Inputs of the `context_window_guidance` section (registered only for a non-blank message).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContextWindowGuidanceSectionInputs {
+    /// The configured guidance message, rendered verbatim.
+    pub message: String,
+}
+
+/// Snapshot: the guidance message.
+#[derive(Clone, Debug)]
+pub struct ContextWindowGuidanceSection {
+    message: String,
+}
+
+impl ContextWindowGuidanceSection {
+    pub fn new(inputs: ContextWindowGuidanceSectionInputs) -> Self {
+        Self {
+            message: inputs.message,
+        }
+    }
+
+    /// The guidance block for `message`.
+    pub fn fragment_for(message: &str) -> SectionFragment {
+        CONTEXT_WINDOW_GUIDANCE.fragment(format!("\n{message}\n"))
+    }
+}
+
+impl WorldStateSection for ContextWindowGuidanceSection {
+    const ID: &'static str = "context_window_guidance";
+    type Snapshot = String;
+
+    fn snapshot(&self) -> String {
+        self.message.clone()
+    }
+
+    fn matches_legacy_fragment(role: &str, text: &str) -> bool {
+        CONTEXT_WINDOW_GUIDANCE.recognises(role, text)
+    }
+
+    fn has_retained_fragment_matcher() -> bool {
+        true
+    }
+
+    fn matches_retained_fragment(role: &str, text: &str) -> bool {
+        Self::matches_legacy_fragment(role, text)
+    }
+
+    fn render_diff(&self, previous: PreviousSectionState<'_, String>) -> Option<SectionFragment> {
+        match previous {
+            PreviousSectionState::Known(message) if message == &self.message => None,
+            PreviousSectionState::Known(_)
+            | PreviousSectionState::Absent
+            | PreviousSectionState::Unknown => Some(Self::fragment_for(&self.message)),
+        }
+    }
+}
+
+impl CatalogSection for ContextWindowGuidanceSection {
+    type Inputs = ContextWindowGuidanceSectionInputs;
+
+    fn from_inputs(
+        inputs: ContextWindowGuidanceSectionInputs,
+        _templates: &TemplateSet,
+    ) -> Result<Self, WorldStateError> {
+        Ok(Self::new(inputs))
+    }
+}
+
+#[cfg(test)]
+#[path = "context_window_guidance_tests.rs"]
+mod tests;

@@ -1,0 +1,112 @@
+//! `model`: tells the model that the conversation moved to it from another model, together
+//! with its own instructions.
+
+use codex_prompts::TemplateId;
+use codex_prompts::TemplateSet;
+use codex_prompts::render;
+use serde::Deserialize;
+
+use crate::context::world_state::CatalogSection;
+use crate::context::world_state::DEVELOPER_ROLE;
+use crate::context::world_state::FragmentSpec;
+use crate::context::world_state::MessagePlacement;
+use crate::context::world_state::PreviousSectionState;
+use crate::context::world_state::SectionFragment;
+use crate::context::world_state::WorldStateError;
+use crate::context::world_state::WorldStateSection;
+
+/// The `<model_switch>` fragment. Initial-context assembly puts it first in the developer
+/// bundle, so it is identified by these markers there.
+pub const MODEL_SWITCH: FragmentSpec = FragmentSpec {
+    role: DEVELOPER_ROLE,
+    content_kind: "model_switch.instructions",
+    start_marker: "<model_switch>",
+    end_marker: "</model_switch>",
+    placement: MessagePlacement::Separate,
+};
+
+/// Inputs of the `model` section.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelSectionInputs {
+    /// Slug of the model sampling this step.
+    pub model: String,
+    /// The model used before, when known from previous-turn settings or from the provenance of
+    /// stored base instructions; consulted only when no snapshot is usable.
+    #[serde(default)]
+    pub previous_model: Option<String>,
+    /// The current model's instructions, repeated in the switch notice.
+    #[serde(default)]
+    pub instructions: String,
+}
+
+/// Snapshot: the model slug.
+#[derive(Clone, Debug)]
+pub struct ModelSection {
+    inputs: ModelSectionInputs,
+    switch_template: String,
+}
+
+impl ModelSection {
+    pub fn new(inputs: ModelSectionInputs, templates: &TemplateSet) -> Self {
+        Self {
+            inputs,
+            switch_template: templates.text(TemplateId::ModelSwitch).to_string(),
+        }
+    }
+}
+
+impl WorldStateSection for ModelSection {
+    const ID: &'static str = "model";
+    type Snapshot = String;
+
+    fn snapshot(&self) -> String {
+        self.inputs.model.clone()
+    }
+
+    fn matches_legacy_fragment(role: &str, text: &str) -> bool {
+        MODEL_SWITCH.recognises(role, text)
+    }
+
+    fn has_retained_fragment_matcher() -> bool {
+        true
+    }
+
+    fn matches_retained_fragment(role: &str, text: &str) -> bool {
+        Self::matches_legacy_fragment(role, text)
+    }
+
+    fn render_diff(&self, previous: PreviousSectionState<'_, String>) -> Option<SectionFragment> {
+        let current = &self.inputs.model;
+        let changed = match previous {
+            PreviousSectionState::Known(stored) => stored != current,
+            PreviousSectionState::Absent | PreviousSectionState::Unknown => self
+                .inputs
+                .previous_model
+                .as_ref()
+                .is_some_and(|previous_model| previous_model != current),
+        };
+        if !changed || self.inputs.instructions.is_empty() {
+            return None;
+        }
+        Some(MODEL_SWITCH.fragment(render(
+            &self.switch_template,
+            &[("model_instructions", &self.inputs.instructions)],
+        )))
+    }
+}
+
+impl CatalogSection for ModelSection {
+    type Inputs = ModelSectionInputs;
+
+    fn from_inputs(
+        inputs: ModelSectionInputs,
+        templates: &TemplateSet,
+    ) -> Result<Self, WorldStateError> {
+        Ok(Self::new(inputs, templates))
+    }
+}
+
+#[cfg(test)]
+#[path = "model_tests.rs"]
+mod tests;

@@ -1,0 +1,156 @@
+//! `personality`: tells the model about a communication style chosen after its base
+//! instructions were written.
+
+use codex_prompts::TemplateId;
+use codex_prompts::TemplateSet;
+use codex_prompts::render;
+use codex_protocol::config_types::Personality;
+use serde::Deserialize;
+use serde::Serialize;
+
+use crate::context::world_state::CatalogSection;
+use crate::context::world_state::DEVELOPER_ROLE;
+use crate::context::world_state::FragmentSpec;
+use crate::context::world_state::MessagePlacement;
+use crate::context::world_state::PreviousSectionState;
+use crate::context::world_state::SectionFragment;
+use crate::context::world_state::WorldStateError;
+use crate::context::world_state::WorldStateSection;
+
+/// The `<personality_spec>` fragment.
+pub const PERSONALITY_SPEC: FragmentSpec = FragmentSpec {
+    role: DEVELOPER_ROLE,
+    content_kind: "personality.spec_instructions",
+    start_marker: "<personality_spec>",
+    end_marker: "</personality_spec>",
+    placement: MessagePlacement::Separate,
+};
+
+/// Whether the base instructions already carry the personality text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BaseInstructionsPersonality {
+    /// The personality must be stated separately when nothing was said before.
+    #[default]
+    NotIncluded,
+    /// The base instructions were rendered with the personality already in them.
+    Included,
+}
+
+/// Snapshot of the `personality` section, and the (model, personality) pair of the previous
+/// turn that Unknown and Absent states are compared with.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PersonalitySnapshot {
+    pub model: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub personality: Option<Personality>,
+}
+
+/// Inputs of the `personality` section.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PersonalitySectionInputs {
+    pub model: String,
+    #[serde(default)]
+    pub personality: Option<Personality>,
+    /// Model and personality of the previous turn (from the reference context), if any.
+    #[serde(default)]
+    pub previous: Option<PersonalitySnapshot>,
+    /// The model catalog's text for the chosen personality; empty means none.
+    #[serde(default)]
+    pub message: Option<String>,
+    #[serde(default)]
+    pub base_instructions: BaseInstructionsPersonality,
+}
+
+#[derive(Clone, Debug)]
+pub struct PersonalitySection {
+    snapshot: PersonalitySnapshot,
+    previous: Option<PersonalitySnapshot>,
+    message: Option<String>,
+    base_instructions: BaseInstructionsPersonality,
+    change_template: String,
+}
+
+impl PersonalitySection {
+    pub fn new(inputs: PersonalitySectionInputs, templates: &TemplateSet) -> Self {
+        Self {
+            snapshot: PersonalitySnapshot {
+                model: inputs.model,
+                personality: inputs.personality,
+            },
+            previous: inputs.previous,
+            message: inputs.message.filter(|message| !message.is_empty()),
+            base_instructions: inputs.base_instructions,
+            change_template: templates.text(TemplateId::PersonalityChange).to_string(),
+        }
+    }
+
+    fn spec(&self) -> Option<SectionFragment> {
+        self.message.as_ref().map(|message| {
+            PERSONALITY_SPEC.fragment(render(&self.change_template, &[("personality", message)]))
+        })
+    }
+
+    /// A personality change is reported only for the same model: a model switch restates the
+    /// model's instructions, personality included.
+    fn render_change(&self, previous: &PersonalitySnapshot) -> Option<SectionFragment> {
+        let changed = previous.model == self.snapshot.model
+            && previous.personality != self.snapshot.personality;
+        changed.then(|| self.spec()).flatten()
+    }
+}
+
+impl WorldStateSection for PersonalitySection {
+    const ID: &'static str = "personality";
+    type Snapshot = PersonalitySnapshot;
+
+    fn snapshot(&self) -> PersonalitySnapshot {
+        self.snapshot.clone()
+    }
+
+    fn matches_legacy_fragment(role: &str, text: &str) -> bool {
+        PERSONALITY_SPEC.recognises(role, text)
+    }
+
+    fn render_diff(
+        &self,
+        previous: PreviousSectionState<'_, PersonalitySnapshot>,
+    ) -> Option<SectionFragment> {
+        match previous {
+            PreviousSectionState::Known(previous) => self.render_change(previous),
+            PreviousSectionState::Unknown => self
+                .previous
+                .as_ref()
+                .and_then(|previous| self.render_change(previous)),
+            PreviousSectionState::Absent => {
+                let already_stated = match self.base_instructions {
+                    BaseInstructionsPersonality::Included => true,
+                    BaseInstructionsPersonality::NotIncluded => false,
+                };
+                let same_model = self
+                    .previous
+                    .as_ref()
+                    .is_none_or(|previous| previous.model == self.snapshot.model);
+                (!already_stated && same_model)
+                    .then(|| self.spec())
+                    .flatten()
+            }
+        }
+    }
+}
+
+impl CatalogSection for PersonalitySection {
+    type Inputs = PersonalitySectionInputs;
+
+    fn from_inputs(
+        inputs: PersonalitySectionInputs,
+        templates: &TemplateSet,
+    ) -> Result<Self, WorldStateError> {
+        Ok(Self::new(inputs, templates))
+    }
+}
+
+#[cfg(test)]
+#[path = "personality_tests.rs"]
+mod tests;

@@ -1,0 +1,159 @@
+//! `realtime`: tells the model when a realtime (voice) conversation starts or ends.
+
+use codex_prompts::TemplateId;
+use codex_prompts::TemplateSet;
+use serde::Deserialize;
+use serde::Serialize;
+
+use crate::context::world_state::CatalogSection;
+use crate::context::world_state::DEVELOPER_ROLE;
+use crate::context::world_state::FragmentSpec;
+use crate::context::world_state::MessagePlacement;
+use crate::context::world_state::PreviousSectionState;
+use crate::context::world_state::SectionFragment;
+use crate::context::world_state::WorldStateError;
+use crate::context::world_state::WorldStateSection;
+
+const START_MARKER: &str = "<realtime_conversation>";
+const END_MARKER: &str = "</realtime_conversation>";
+
+/// Built-in start text.
+pub const REALTIME_START: FragmentSpec = FragmentSpec {
+    role: DEVELOPER_ROLE,
+    content_kind: "realtime_conversation.start_instructions",
+    start_marker: START_MARKER,
+    end_marker: END_MARKER,
+    placement: MessagePlacement::Mergeable,
+};
+
+/// Start text supplied by the realtime mode or by configuration.
+pub const REALTIME_CUSTOM_START: FragmentSpec = FragmentSpec {
+    content_kind: "realtime_conversation.custom_start_instructions",
+    ..REALTIME_START
+};
+
+/// End text (built-in or configured).
+pub const REALTIME_END: FragmentSpec = FragmentSpec {
+    content_kind: "realtime_conversation.end_instructions",
+    ..REALTIME_START
+};
+
+/// Snapshot of the `realtime` section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RealtimeSnapshot {
+    pub active: bool,
+}
+
+/// Inputs of the `realtime` section.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RealtimeSectionInputs {
+    /// Whether a realtime conversation is live.
+    pub active: bool,
+    /// Start text of the realtime mode, else of `experimental_realtime_start_instructions`.
+    #[serde(default)]
+    pub start_instructions: Option<String>,
+    /// Configured end text.
+    #[serde(default)]
+    pub end_instructions: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RealtimeSection {
+    snapshot: RealtimeSnapshot,
+    start: SectionFragmentText,
+    end: String,
+}
+
+#[derive(Clone, Debug)]
+enum SectionFragmentText {
+    BuiltIn(String),
+    Custom(String),
+}
+
+impl RealtimeSection {
+    pub fn new(inputs: RealtimeSectionInputs, templates: &TemplateSet) -> Self {
+        let start = match inputs.start_instructions.filter(|text| !text.is_empty()) {
+            Some(custom) => SectionFragmentText::Custom(custom),
+            None => SectionFragmentText::BuiltIn(
+                templates.text(TemplateId::RealtimeStart).trim().to_string(),
+            ),
+        };
+        let end = inputs
+            .end_instructions
+            .filter(|text| !text.is_empty())
+            .unwrap_or_else(|| templates.text(TemplateId::RealtimeEnd).trim().to_string());
+        Self {
+            snapshot: RealtimeSnapshot {
+                active: inputs.active,
+            },
+            start,
+            end,
+        }
+    }
+
+    fn start_fragment(&self) -> SectionFragment {
+        match &self.start {
+            SectionFragmentText::BuiltIn(text) => REALTIME_START.fragment(format!("\n{text}\n")),
+            SectionFragmentText::Custom(text) => {
+                REALTIME_CUSTOM_START.fragment(format!("\n{text}\n"))
+            }
+        }
+    }
+
+    fn end_fragment(&self) -> SectionFragment {
+        REALTIME_END.fragment(format!("\n{}\n", self.end))
+    }
+}
+
+impl WorldStateSection for RealtimeSection {
+    const ID: &'static str = "realtime";
+    type Snapshot = RealtimeSnapshot;
+
+    fn snapshot(&self) -> RealtimeSnapshot {
+        self.snapshot
+    }
+
+    /// Start and end blocks share their markers, so either one is recognised.
+    fn matches_legacy_fragment(role: &str, text: &str) -> bool {
+        REALTIME_START.recognises(role, text)
+    }
+
+    fn has_retained_fragment_matcher() -> bool {
+        true
+    }
+
+    fn matches_retained_fragment(role: &str, text: &str) -> bool {
+        Self::matches_legacy_fragment(role, text)
+    }
+
+    fn render_diff(
+        &self,
+        previous: PreviousSectionState<'_, RealtimeSnapshot>,
+    ) -> Option<SectionFragment> {
+        let was_active = match previous {
+            PreviousSectionState::Known(previous) => Some(previous.active),
+            PreviousSectionState::Absent | PreviousSectionState::Unknown => None,
+        };
+        match (was_active, self.snapshot.active) {
+            (Some(false) | None, true) => Some(self.start_fragment()),
+            (Some(true), false) => Some(self.end_fragment()),
+            (Some(true), true) | (Some(false) | None, false) => None,
+        }
+    }
+}
+
+impl CatalogSection for RealtimeSection {
+    type Inputs = RealtimeSectionInputs;
+
+    fn from_inputs(
+        inputs: RealtimeSectionInputs,
+        templates: &TemplateSet,
+    ) -> Result<Self, WorldStateError> {
+        Ok(Self::new(inputs, templates))
+    }
+}
+
+#[cfg(test)]
+#[path = "realtime_tests.rs"]
+mod tests;

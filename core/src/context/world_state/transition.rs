@@ -1,0 +1,134 @@
+use codex_prompts::TemplateSet;
+use serde_json::Value;
+
+use super::catalog::build_catalog_section;
+use super::erased::ErasedWorldStateSection;
+use super::error::WorldStateError;
+use super::fragment::SectionFragment;
+use super::section::PreviousSectionState;
+use super::section::WorldStateSection;
+
+/// The previous state given to `world-state diff`: `absent`, `unknown`, or the JSON inputs of
+/// the previous section value (whose snapshot becomes the Known previous state).
+#[derive(Clone, Debug, PartialEq)]
+pub enum PreviousSectionArg {
+    Absent,
+    Unknown,
+    Inputs(Value),
+}
+
+impl PreviousSectionArg {
+    /// Reads the command-line spelling: `absent`, `unknown`, or JSON.
+    pub fn parse(argument: &str) -> Result<Self, WorldStateError> {
+        match argument {
+            "absent" => Ok(Self::Absent),
+            "unknown" => Ok(Self::Unknown),
+            json => serde_json::from_str(json)
+                .map(Self::Inputs)
+                .map_err(WorldStateError::InvalidPreviousState),
+        }
+    }
+}
+
+/// Renders `current` against a previous section value the way the registry would after
+/// persisting it: a Known previous section is reduced to its persisted snapshot (and left
+/// Absent when it persists nothing), then restored through the current section's typed
+/// snapshot.
+pub fn render_transition(
+    previous: PreviousSectionState<'_, dyn ErasedWorldStateSection>,
+    current: &dyn ErasedWorldStateSection,
+) -> Option<SectionFragment> {
+    match previous {
+        PreviousSectionState::Absent => current.render_diff_from_json(PreviousSectionState::Absent),
+        PreviousSectionState::Unknown => {
+            current.render_diff_from_json(PreviousSectionState::Unknown)
+        }
+        PreviousSectionState::Known(section) => match section.persisted_snapshot() {
+            Some(stored) => current.render_diff_from_json(PreviousSectionState::Known(&stored)),
+            None => current.render_diff_from_json(PreviousSectionState::Absent),
+        },
+    }
+}
+
+/// `None`, or `(role - ROLE)` and the rendered text on the next line: the shape of upstream's
+/// section snapshots.
+pub fn describe_rendered(fragment: Option<&SectionFragment>) -> String {
+    match fragment {
+        Some(fragment) => format!("(role - {})\n{}", fragment.role(), fragment.render()),
+        None => "None".to_string(),
+    }
+}
+
+/// One block per case, separated by blank lines:
+/// `<previous> -> <current>` then ` (role - ROLE)` and the rendering on the next line, or
+/// `None` on the next line. States print as `Absent`, `Unknown`, the compact snapshot JSON, or
+/// `Omitted` for a value that persists nothing.
+pub fn render_transition_cases<S: WorldStateSection + 'static>(
+    cases: &[(PreviousSectionState<'_, S>, &S)],
+) -> String {
+    cases
+        .iter()
+        .map(|(previous, current)| {
+            let previous_erased: PreviousSectionState<'_, dyn ErasedWorldStateSection> =
+                match previous {
+                    PreviousSectionState::Absent => PreviousSectionState::Absent,
+                    PreviousSectionState::Unknown => PreviousSectionState::Unknown,
+                    PreviousSectionState::Known(section) => {
+                        PreviousSectionState::Known(*section as &dyn ErasedWorldStateSection)
+                    }
+                };
+            let rendered = render_transition(previous_erased, *current);
+            let header = format!(
+                "{} -> {}",
+                describe_state(previous_erased),
+                describe_state(PreviousSectionState::Known(
+                    *current as &dyn ErasedWorldStateSection
+                ))
+            );
+            match rendered {
+                Some(fragment) => format!("{header} {}", describe_rendered(Some(&fragment))),
+                None => format!("{header}\nNone"),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+fn describe_state(state: PreviousSectionState<'_, dyn ErasedWorldStateSection>) -> String {
+    match state {
+        PreviousSectionState::Absent => "Absent".to_string(),
+        PreviousSectionState::Unknown => "Unknown".to_string(),
+        PreviousSectionState::Known(section) => match section.persisted_snapshot() {
+            Some(snapshot) => snapshot.to_string(),
+            None => "Omitted".to_string(),
+        },
+    }
+}
+
+/// What `codex-context world-state diff` prints: the catalogue section `section_id` built from
+/// `current_inputs` (JSON text), rendered against `previous`.
+pub fn world_state_diff_cli(
+    section_id: &str,
+    previous: &PreviousSectionArg,
+    current_inputs: &str,
+    templates: &TemplateSet,
+) -> Result<String, WorldStateError> {
+    let current_inputs: Value = serde_json::from_str(current_inputs).map_err(|source| {
+        WorldStateError::InvalidSectionInputs {
+            section: section_id.to_string(),
+            source,
+        }
+    })?;
+    let current = build_catalog_section(section_id, &current_inputs, templates)?;
+    let previous_section;
+    let previous_state = match previous {
+        PreviousSectionArg::Absent => PreviousSectionState::Absent,
+        PreviousSectionArg::Unknown => PreviousSectionState::Unknown,
+        PreviousSectionArg::Inputs(inputs) => {
+            previous_section = build_catalog_section(section_id, inputs, templates)?;
+            PreviousSectionState::Known(previous_section.as_ref())
+        }
+    };
+    let rendered = render_transition(previous_state, current.as_ref());
+    Ok(describe_rendered(rendered.as_ref()))
+}
