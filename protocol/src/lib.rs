@@ -6,6 +6,7 @@ pub mod config_types;
 pub mod models;
 pub mod openai_models;
 pub mod protocol;
+pub mod rollout;
 mod wire_enum;
 
 pub use config_types::ApprovalsReviewer;
@@ -53,4 +54,10 @@ pub use protocol::NetworkAccess;
 pub use protocol::ReadOnlyAccess;
 pub use protocol::SandboxPolicy;
 pub use protocol::TemporaryDirectories;
+pub use rollout::CompactedItem;
+pub use rollout::RolloutItem;
+pub use rollout::RolloutLine;
+pub use rollout::SessionMeta;
+pub use rollout::TurnContextItem;
+pub use rollout::WorldStateItem;
 pub use wire_enum::ParseEnumError;

@@ -272,3 +272,12 @@ fn empty_models_response_round_trips() {
         r#"{"models":[]}"#
     );
 }
+
+#[test]
+fn models_response_wire_form_snapshot() {
+    let model: ModelInfo = serde_json::from_value(full_entry()).unwrap();
+    let response = ModelsResponse {
+        models: vec![model],
+    };
+    insta::assert_json_snapshot!(response);
+}

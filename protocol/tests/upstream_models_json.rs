@@ -1,5 +1,8 @@
 //! Compatibility with upstream's real model catalog (read via `CODEX_UPSTREAM_FIXTURES`).
 
+// A test crate: a broken or missing fixture should fail loudly, so helpers unwrap too.
+#![allow(clippy::unwrap_used)]
+
 use std::path::PathBuf;
 
 use codex_protocol::ModelVisibility;
