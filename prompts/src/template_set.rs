@@ -76,13 +76,20 @@ impl TemplateSet {
     /// The template's text, without the single final line break every file ends with
     /// (a lone `\n` or `\r\n`; anything else, including further blank lines, is kept).
     pub fn text(&self, id: TemplateId) -> &str {
-        let file = match self.overrides.get(&id) {
-            Some(found) => found.text.as_str(),
-            None => id.embedded_file(),
-        };
+        let file = self.file(id);
         file.strip_suffix("\r\n")
             .or_else(|| file.strip_suffix('\n'))
             .unwrap_or(file)
+    }
+
+    /// The whole template file, final line break included: the overlay file's contents, else
+    /// [`TemplateId::embedded_file`]. Texts that were copied from the embedded files verbatim
+    /// (the bundled model catalog's instructions) are swapped for this.
+    pub fn file(&self, id: TemplateId) -> &str {
+        match self.overrides.get(&id) {
+            Some(found) => found.text.as_str(),
+            None => id.embedded_file(),
+        }
     }
 
     /// Where [`TemplateSet::text`] for `id` comes from.

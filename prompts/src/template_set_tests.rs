@@ -43,6 +43,18 @@ fn text_drops_exactly_one_final_line_break() {
 }
 
 #[test]
+fn file_keeps_the_final_line_break_that_text_drops() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "realtime/start.md", "started\n");
+    let templates = TemplateSet::from_dir(dir.path()).expect("overlay");
+    assert_eq!(templates.file(TemplateId::RealtimeStart), "started\n");
+    assert_eq!(
+        templates.file(TemplateId::RealtimeEnd),
+        TemplateId::RealtimeEnd.embedded_file()
+    );
+}
+
+#[test]
 fn overlay_replaces_known_files_and_falls_back_for_the_rest() {
     let dir = tempfile::tempdir().expect("tempdir");
     write(
