@@ -120,6 +120,12 @@ template_catalogue! {
     CompactionSummaryPrefix => "compaction/summary_prefix.md" [],
     /// Prompt asking the model to write a compaction summary.
     CompactionPrompt => "compaction/prompt.md" [],
+    /// `<environments_instructions>` guidance on execution environments.
+    GuidanceEnvironments => "guidance/environments.md" [],
+    /// `<apps_instructions>` guidance on apps (connectors).
+    GuidanceApps => "guidance/apps.md" [],
+    /// `<plugins_instructions>` guidance on plugins.
+    GuidancePlugins => "guidance/plugins.md" [],
 }
 
 impl TemplateId {
