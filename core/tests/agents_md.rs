@@ -1,4 +1,5 @@
 //! Mirrors of the upstream AGENTS.md discovery tests, on temporary trees.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod agents_md_support;
 
@@ -43,25 +44,13 @@ fn primary_doc(path: PathBuf, text: &str, cwd: &std::path::Path) -> ProjectDoc {
     }
 }
 
-fn two_environments(primary: &std::path::Path, secondary: &std::path::Path) -> Vec<AgentsMdEnvironment> {
-    vec![
-        AgentsMdEnvironment {
-            id: "primary".to_string(),
-            cwd: primary.to_path_buf(),
-            role: EnvironmentRole::Primary,
-        },
-        AgentsMdEnvironment {
-            id: "secondary".to_string(),
-            cwd: secondary.to_path_buf(),
-            role: EnvironmentRole::Secondary,
-        },
-    ]
-}
-
 #[tokio::test]
 async fn no_doc_file_returns_none() {
     let tmp = tempfile::tempdir().unwrap();
-    assert_eq!(instructions_for(tmp.path(), options_with_limit(4096)).await, None);
+    assert_eq!(
+        instructions_for(tmp.path(), options_with_limit(4096)).await,
+        None
+    );
 }
 
 #[tokio::test]
@@ -238,7 +227,10 @@ async fn read_agents_md_ignores_files_removed_after_discovery() {
 async fn finds_doc_in_repo_root() {
     let repo = tempfile::tempdir().unwrap();
     // `.git` may be a gitdir file rather than a directory.
-    write(&repo.path().join(".git"), "gitdir: /path/to/actual/git/dir\n");
+    write(
+        &repo.path().join(".git"),
+        "gitdir: /path/to/actual/git/dir\n",
+    );
     write(&repo.path().join("AGENTS.md"), "root level doc");
     let nested = repo.path().join("workspace/crate_a");
     std::fs::create_dir_all(&nested).unwrap();
@@ -252,7 +244,10 @@ async fn finds_doc_in_repo_root() {
 async fn zero_byte_limit_disables_docs() {
     let tmp = tempfile::tempdir().unwrap();
     write(&tmp.path().join("AGENTS.md"), "something");
-    assert_eq!(instructions_for(tmp.path(), options_with_limit(0)).await, None);
+    assert_eq!(
+        instructions_for(tmp.path(), options_with_limit(0)).await,
+        None
+    );
 }
 
 #[tokio::test]
@@ -269,153 +264,6 @@ async fn merges_existing_instructions_with_agents_md() {
 }
 
 #[tokio::test]
-async fn multiple_environment_docs_use_labeled_layout_and_preserve_source_order() {
-    let home = tempfile::tempdir().unwrap();
-    let primary = tempfile::tempdir().unwrap();
-    let secondary = tempfile::tempdir().unwrap();
-    write(&home.path().join("AGENTS.md"), "global instructions");
-    std::fs::create_dir(primary.path().join(".git")).unwrap();
-    write(&primary.path().join("AGENTS.md"), "primary root doc");
-    let primary_nested = primary.path().join("nested");
-    write(&primary_nested.join("AGENTS.md"), "primary nested doc");
-    write(&secondary.path().join("AGENTS.md"), "secondary doc");
-
-    let mut req = request(home.path(), &primary_nested, options_with_limit(4096));
-    req.environments = two_environments(&primary_nested, secondary.path());
-    let discovery = discover(&req).await;
-
-    let expected = format!(
-        "global instructions\n\nfor `primary` with root {}\n\nprimary root doc\n\nprimary nested doc\n\nfor `secondary` with root {}\n\nsecondary doc",
-        primary_nested.display(),
-        secondary.path().display(),
-    );
-    assert_eq!(discovery.text(), Some(expected));
-    assert!(discovery.uses_environment_labels());
-    assert_eq!(discovery.directory(), None);
-    assert_eq!(
-        discovery.sources(),
-        vec![
-            home.path().join("AGENTS.md").as_path(),
-            primary.path().join("AGENTS.md").as_path(),
-            primary_nested.join("AGENTS.md").as_path(),
-            secondary.path().join("AGENTS.md").as_path(),
-        ]
-    );
-}
-
-#[tokio::test]
-async fn secondary_only_project_doc_uses_labeled_layout() {
-    let home = tempfile::tempdir().unwrap();
-    let primary = tempfile::tempdir().unwrap();
-    let secondary = tempfile::tempdir().unwrap();
-    write(&home.path().join("AGENTS.md"), "global instructions");
-    write(&secondary.path().join("AGENTS.md"), "secondary doc");
-    let mut req = request(home.path(), primary.path(), options_with_limit(4096));
-    req.environments = two_environments(primary.path(), secondary.path());
-    let discovery = discover(&req).await;
-    assert_eq!(
-        discovery.text(),
-        Some(format!(
-            "global instructions\n\nfor `secondary` with root {}\n\nsecondary doc",
-            secondary.path().display()
-        ))
-    );
-    assert_eq!(discovery.directory(), None);
-}
-
-#[tokio::test]
-async fn primary_only_project_doc_preserves_legacy_layout_with_multiple_bound_environments() {
-    let home = tempfile::tempdir().unwrap();
-    let primary = tempfile::tempdir().unwrap();
-    let secondary = tempfile::tempdir().unwrap();
-    write(&home.path().join("AGENTS.md"), "global instructions");
-    write(&primary.path().join("AGENTS.md"), "primary doc");
-    let mut req = request(home.path(), primary.path(), options_with_limit(4096));
-    req.environments = two_environments(primary.path(), secondary.path());
-    let discovery = discover(&req).await;
-    assert_eq!(
-        discovery.text(),
-        Some(format!("global instructions{AGENTS_MD_SEPARATOR}primary doc"))
-    );
-    assert_eq!(discovery.directory(), Some(primary.path()));
-}
-
-#[tokio::test]
-async fn project_doc_byte_limit_is_applied_independently_per_environment() {
-    let home = tempfile::tempdir().unwrap();
-    let primary = tempfile::tempdir().unwrap();
-    let secondary = tempfile::tempdir().unwrap();
-    write(&primary.path().join("AGENTS.md"), "ABCDE");
-    write(&secondary.path().join("AGENTS.md"), "VWXYZ");
-    let mut req = request(home.path(), primary.path(), options_with_limit(3));
-    req.environments = two_environments(primary.path(), secondary.path());
-    let discovery = discover(&req).await;
-    assert_eq!(
-        discovery.text(),
-        Some(format!(
-            "for `primary` with root {}\n\nABC\n\nfor `secondary` with root {}\n\nVWX",
-            primary.path().display(),
-            secondary.path().display()
-        ))
-    );
-    assert_eq!(discovery.warnings.len(), 2);
-}
-
-#[tokio::test]
-async fn multiple_environments_can_exceed_single_environment_project_doc_limit() {
-    const LIMIT: usize = 8;
-    let home = tempfile::tempdir().unwrap();
-    let primary = tempfile::tempdir().unwrap();
-    let secondary = tempfile::tempdir().unwrap();
-    write(&primary.path().join("AGENTS.md"), "P".repeat(LIMIT));
-    write(&secondary.path().join("AGENTS.md"), "S".repeat(LIMIT));
-    let mut req = request(home.path(), primary.path(), options_with_limit(LIMIT));
-    req.environments = two_environments(primary.path(), secondary.path());
-    let discovery = discover(&req).await;
-    let project_bytes: usize = discovery.project_docs.iter().map(|doc| doc.bytes_used).sum();
-    assert_eq!(project_bytes, LIMIT * 2);
-    assert_eq!(discovery.warnings, Vec::new());
-}
-
-#[tokio::test]
-async fn secondary_environment_invalid_utf8_warns_without_suppressing_other_docs() {
-    let home = tempfile::tempdir().unwrap();
-    let primary = tempfile::tempdir().unwrap();
-    let secondary = tempfile::tempdir().unwrap();
-    write(&primary.path().join("AGENTS.md"), "primary doc");
-    write(&secondary.path().join("AGENTS.md"), b"secondary\xFFdoc");
-    let mut req = request(home.path(), primary.path(), options_with_limit(4096));
-    req.environments = two_environments(primary.path(), secondary.path());
-    let discovery = discover(&req).await;
-    let text = discovery.text().unwrap();
-    assert!(text.contains("primary doc"));
-    assert!(text.contains("secondary\u{FFFD}doc"));
-    assert_eq!(
-        discovery.warnings,
-        vec![AgentsMdWarning::InvalidUtf8 {
-            scope: InstructionScope::Project,
-            path: secondary.path().join("AGENTS.md"),
-            detail: "invalid utf-8 sequence of 1 bytes from index 9".to_string(),
-        }]
-    );
-}
-
-#[tokio::test]
-async fn child_agents_guidance_is_appended_once_after_environment_groups() {
-    let home = tempfile::tempdir().unwrap();
-    let primary = tempfile::tempdir().unwrap();
-    let secondary = tempfile::tempdir().unwrap();
-    write(&primary.path().join("AGENTS.md"), "primary doc");
-    write(&secondary.path().join("AGENTS.md"), "secondary doc");
-    let mut req = request(home.path(), primary.path(), options_with_limit(4096));
-    req.environments = two_environments(primary.path(), secondary.path());
-    req.internal_guidance = Some(HIERARCHICAL.to_string());
-    let text = discover(&req).await.text().unwrap();
-    assert_eq!(text.matches(HIERARCHICAL).count(), 1);
-    assert!(text.ends_with(&format!("secondary doc\n\n{HIERARCHICAL}")));
-}
-
-#[tokio::test]
 async fn keeps_existing_instructions_when_doc_missing() {
     let home = tempfile::tempdir().unwrap();
     let tmp = tempfile::tempdir().unwrap();
@@ -429,7 +277,10 @@ async fn keeps_existing_instructions_when_doc_missing() {
 async fn concatenates_root_and_cwd_docs() {
     let home = tempfile::tempdir().unwrap();
     let repo = tempfile::tempdir().unwrap();
-    write(&repo.path().join(".git"), "gitdir: /path/to/actual/git/dir\n");
+    write(
+        &repo.path().join(".git"),
+        "gitdir: /path/to/actual/git/dir\n",
+    );
     write(&repo.path().join("AGENTS.md"), "root doc");
     let nested = repo.path().join("workspace/crate_a");
     write(&nested.join("AGENTS.md"), "crate doc");
@@ -465,8 +316,13 @@ async fn project_root_markers_are_honored_for_agents_discovery() {
         ..options_with_limit(4096)
     };
 
-    let paths = agents_md_paths(&nested, &options, &local_fs()).await.unwrap();
-    assert_eq!(paths, vec![root.path().join("AGENTS.md"), nested.join("AGENTS.md")]);
+    let paths = agents_md_paths(&nested, &options, &local_fs())
+        .await
+        .unwrap();
+    assert_eq!(
+        paths,
+        vec![root.path().join("AGENTS.md"), nested.join("AGENTS.md")]
+    );
     assert_eq!(
         instructions_for(&nested, options).await,
         Some("parent doc\n\nchild doc".to_string())
@@ -500,8 +356,14 @@ async fn child_agents_message_after_global_instructions_uses_plain_separator() {
     let mut req = request(home.path(), tmp.path(), options_with_limit(4096));
     req.internal_guidance = Some(HIERARCHICAL.to_string());
     let discovery = discover(&req).await;
-    assert_eq!(discovery.text(), Some(format!("global doc\n\n{HIERARCHICAL}")));
-    assert_eq!(discovery.sources(), vec![home.path().join("AGENTS.md").as_path()]);
+    assert_eq!(
+        discovery.text(),
+        Some(format!("global doc\n\n{HIERARCHICAL}"))
+    );
+    assert_eq!(
+        discovery.sources(),
+        vec![home.path().join("AGENTS.md").as_path()]
+    );
 }
 
 #[tokio::test]
@@ -566,7 +428,9 @@ async fn agents_local_md_preferred() {
         Some("local".to_string())
     );
     assert_eq!(
-        agents_md_paths(tmp.path(), &options, &local_fs()).await.unwrap(),
+        agents_md_paths(tmp.path(), &options, &local_fs())
+            .await
+            .unwrap(),
         vec![tmp.path().join(LOCAL_AGENTS_MD_FILENAME)]
     );
 }
@@ -599,7 +463,9 @@ async fn agents_md_preferred_over_fallbacks() {
         Some("primary".to_string())
     );
     assert_eq!(
-        agents_md_paths(tmp.path(), &options, &local_fs()).await.unwrap(),
+        agents_md_paths(tmp.path(), &options, &local_fs())
+            .await
+            .unwrap(),
         vec![tmp.path().join(DEFAULT_AGENTS_MD_FILENAME)]
     );
 }
@@ -611,7 +477,9 @@ async fn agents_md_directory_is_ignored() {
     let options = options_with_limit(4096);
     assert_eq!(instructions_for(tmp.path(), options.clone()).await, None);
     assert_eq!(
-        agents_md_paths(tmp.path(), &options, &local_fs()).await.unwrap(),
+        agents_md_paths(tmp.path(), &options, &local_fs())
+            .await
+            .unwrap(),
         Vec::<PathBuf>::new()
     );
 }
@@ -628,7 +496,9 @@ async fn agents_md_special_file_is_ignored() {
     let options = options_with_limit(4096);
     assert_eq!(instructions_for(tmp.path(), options.clone()).await, None);
     assert_eq!(
-        agents_md_paths(tmp.path(), &options, &local_fs()).await.unwrap(),
+        agents_md_paths(tmp.path(), &options, &local_fs())
+            .await
+            .unwrap(),
         Vec::<PathBuf>::new()
     );
 }
@@ -644,7 +514,9 @@ async fn override_directory_falls_back_to_agents_md_file() {
         Some("primary".to_string())
     );
     assert_eq!(
-        agents_md_paths(tmp.path(), &options, &local_fs()).await.unwrap(),
+        agents_md_paths(tmp.path(), &options, &local_fs())
+            .await
+            .unwrap(),
         vec![tmp.path().join(DEFAULT_AGENTS_MD_FILENAME)]
     );
 }

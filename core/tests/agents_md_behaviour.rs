@@ -1,5 +1,6 @@
 //! AGENTS.md behaviour beyond the upstream unit tests: the captured upstream
 //! scenarios, the budget, warnings, and the blocking entry point.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod agents_md_support;
 
@@ -44,7 +45,10 @@ async fn symlinked_cwd_uses_logical_parent_for_agents_discovery() {
     let discovery = discover(&request(home.path(), &cwd, options_with_limit(4096))).await;
     assert_eq!(
         discovery.sources(),
-        vec![logical.join("AGENTS.md").as_path(), cwd.join("AGENTS.md").as_path()]
+        vec![
+            logical.join("AGENTS.md").as_path(),
+            cwd.join("AGENTS.md").as_path()
+        ]
     );
     assert_eq!(
         discovery.text(),
@@ -73,7 +77,10 @@ async fn global_override_wins_and_blank_override_falls_back() {
     let home = tempfile::tempdir().unwrap();
     let cwd = tempfile::tempdir().unwrap();
     write(&home.path().join("AGENTS.md"), "plain global");
-    write(&home.path().join("AGENTS.override.md"), "\n  override global \n");
+    write(
+        &home.path().join("AGENTS.override.md"),
+        "\n  override global \n",
+    );
     let discovery = discover(&request(home.path(), cwd.path(), options_with_limit(4096))).await;
     assert_eq!(
         discovery.global,
@@ -103,7 +110,10 @@ async fn invalid_utf8_global_instructions_are_lossy() {
     let path = home.path().join("AGENTS.md");
     write(&path, b"global\xFFinstructions");
     let discovery = discover(&request(home.path(), cwd.path(), options_with_limit(4096))).await;
-    assert_eq!(discovery.text(), Some("global\u{FFFD}instructions".to_string()));
+    assert_eq!(
+        discovery.text(),
+        Some("global\u{FFFD}instructions".to_string())
+    );
     assert_eq!(discovery.sources(), vec![path.as_path()]);
     assert_eq!(
         discovery.warnings,
@@ -183,7 +193,10 @@ async fn blank_project_doc_does_not_spend_budget() {
     let home = tempfile::tempdir().unwrap();
     let discovery = discover(&request(home.path(), &nested, options_with_limit(6))).await;
     assert_eq!(discovery.text(), Some("abcdef".to_string()));
-    assert_eq!(discovery.sources(), vec![nested.join("AGENTS.md").as_path()]);
+    assert_eq!(
+        discovery.sources(),
+        vec![nested.join("AGENTS.md").as_path()]
+    );
     assert_eq!(discovery.warnings, Vec::new());
 }
 
@@ -224,7 +237,9 @@ async fn empty_marker_list_searches_only_the_cwd() {
         ..options_with_limit(4096)
     };
     assert_eq!(
-        agents_md_paths(&nested, &options, &local_fs()).await.unwrap(),
+        agents_md_paths(&nested, &options, &local_fs())
+            .await
+            .unwrap(),
         vec![nested.join("AGENTS.md")]
     );
 }
@@ -251,8 +266,11 @@ async fn symlinked_docs_are_followed_and_dangling_links_skipped() {
     let tmp = tempfile::tempdir().unwrap();
     let cwd = tmp.path().join("cwd");
     std::fs::create_dir(&cwd).unwrap();
-    std::os::unix::fs::symlink(tmp.path().join("missing.md"), cwd.join("AGENTS.override.md"))
-        .unwrap();
+    std::os::unix::fs::symlink(
+        tmp.path().join("missing.md"),
+        cwd.join("AGENTS.override.md"),
+    )
+    .unwrap();
     write(&tmp.path().join("real.md"), "linked doc");
     std::os::unix::fs::symlink(tmp.path().join("real.md"), cwd.join("AGENTS.md")).unwrap();
     assert_eq!(
@@ -287,7 +305,10 @@ async fn relative_cwd_is_an_error_and_a_warning() {
         .await
         .unwrap_err();
     assert!(matches!(error, AgentsMdError::RelativeCwd(_)));
-    assert_eq!(error.to_string(), "working directory `relative/dir` is not absolute");
+    assert_eq!(
+        error.to_string(),
+        "working directory `relative/dir` is not absolute"
+    );
 
     let home = tempfile::tempdir().unwrap();
     let discovery = discover(&request(
@@ -316,14 +337,17 @@ async fn unreadable_project_keeps_global_instructions() {
         path: denied.clone(),
         failure: InjectedFailure::Read(io::ErrorKind::PermissionDenied),
     });
-    let discovery =
-        discover_agents_md(&request(home.path(), cwd.path(), options_with_limit(4096)), fs).await;
+    let discovery = discover_agents_md(
+        &request(home.path(), cwd.path(), options_with_limit(4096)),
+        fs,
+    )
+    .await;
     assert_eq!(discovery.text(), Some("global doc".to_string()));
     assert_eq!(discovery.warnings.len(), 1);
     assert!(
-        discovery.warnings[0]
-            .to_string()
-            .starts_with("Project AGENTS.md docs for environment `local` were skipped: cannot read `"),
+        discovery.warnings[0].to_string().starts_with(
+            "Project AGENTS.md docs for environment `local` were skipped: cannot read `"
+        ),
         "{}",
         discovery.warnings[0]
     );
@@ -340,8 +364,11 @@ async fn unreadable_global_override_falls_back_with_a_warning() {
         path: override_path.clone(),
         failure: InjectedFailure::Metadata(io::ErrorKind::PermissionDenied),
     });
-    let discovery =
-        discover_agents_md(&request(home.path(), cwd.path(), options_with_limit(4096)), fs).await;
+    let discovery = discover_agents_md(
+        &request(home.path(), cwd.path(), options_with_limit(4096)),
+        fs,
+    )
+    .await;
     assert_eq!(discovery.text(), Some("plain".to_string()));
     assert_eq!(
         discovery.warnings,
@@ -383,9 +410,7 @@ fn blocking_discovery_matches_async_discovery() {
     write(&cwd.path().join("AGENTS.md"), "project doc");
     let req = request(home.path(), cwd.path(), options_with_limit(4096));
     let blocking = discover_agents_md_blocking(&req, local_fs()).unwrap();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .build()
-        .unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread().build().unwrap();
     let asynchronous = runtime.block_on(discover_agents_md(&req, local_fs()));
     assert_eq!(blocking, asynchronous);
     assert_eq!(

@@ -43,12 +43,10 @@ pub async fn discover_agents_md(
         ..AgentsMdDiscovery::default()
     };
     if let Some(codex_home) = &request.codex_home {
-        discovery.global =
-            load_global_instructions(codex_home, &fs, &mut discovery.warnings).await;
+        discovery.global = load_global_instructions(codex_home, &fs, &mut discovery.warnings).await;
     }
     for environment in &request.environments {
-        match read_project_docs(environment, &request.options, &fs, &mut discovery.warnings).await
-        {
+        match read_project_docs(environment, &request.options, &fs, &mut discovery.warnings).await {
             Ok(docs) => discovery.project_docs.extend(docs),
             Err(error) => {
                 tracing::error!(
