@@ -1,1 +1,35 @@
-//! Placeholder.
+//! The model catalog: which models exist, what the harness knows about each of them, and the
+//! instructions a model is given.
+//!
+//! A [`ModelCatalog`] is loaded from the catalog compiled into this crate ([`BUNDLED_MODELS_JSON`],
+//! upstream's `ModelsResponse` schema) or from a user file (`model_catalog` in config,
+//! `--model-catalog FILE`). [`ModelCatalog::lookup`] resolves a requested model name to metadata,
+//! falling back to generic metadata for names the catalog does not know. Rendering instructions
+//! and personality texts uses the model methods of `codex-protocol`
+//! ([`ModelInfo::get_model_instructions`], [`ModelInfo::supports_personality`]) plus
+//! [`personality_message`]; [`with_config_overrides`] applies user configuration to an entry.
+
+mod catalog;
+mod error;
+mod fallback;
+mod lookup;
+mod overrides;
+mod personality;
+
+pub use catalog::BUNDLED_MODELS_JSON;
+pub use catalog::ModelCatalog;
+pub use error::CatalogError;
+pub use error::CatalogOrigin;
+pub use fallback::FALLBACK_PRIORITY;
+pub use fallback::fallback_model_info;
+pub use lookup::MetadataSource;
+pub use lookup::ResolvedModel;
+pub use overrides::APPROX_BYTES_PER_TOKEN;
+pub use overrides::ModelsConfigOverrides;
+pub use overrides::PersonalityFeature;
+pub use overrides::with_config_overrides;
+pub use personality::personality_message;
+
+pub use codex_protocol::Personality;
+pub use codex_protocol::openai_models::ModelInfo;
+pub use codex_protocol::openai_models::ModelsResponse;

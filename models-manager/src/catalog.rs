@@ -1,0 +1,95 @@
+//! Loading a catalog and listing its models.
+
+use std::path::Path;
+
+use codex_protocol::openai_models::ModelInfo;
+use codex_protocol::openai_models::ModelVisibility;
+use codex_protocol::openai_models::ModelsResponse;
+
+use crate::error::CatalogError;
+use crate::error::CatalogOrigin;
+
+/// The catalog compiled into the binary: upstream's ten model slugs with their metadata and this
+/// project's own instruction templates (`prompts/templates/`). Regenerated, never hand-edited.
+pub const BUNDLED_MODELS_JSON: &str = include_str!("../models.json");
+
+/// A loaded set of catalog entries, in document order.
+///
+/// It is a plain value: a manager that refreshes from the network or a cache can hold one and
+/// swap it for a newer catalog without changing lookups or rendering.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelCatalog {
+    origin: CatalogOrigin,
+    models: Vec<ModelInfo>,
+}
+
+impl ModelCatalog {
+    /// The catalog compiled into this crate.
+    pub fn bundled() -> Result<Self, CatalogError> {
+        Self::parse(BUNDLED_MODELS_JSON, CatalogOrigin::Bundled)
+    }
+
+    /// A user catalog file (`model_catalog` in config, `--model-catalog FILE`) in the
+    /// `ModelsResponse` schema; legacy per-model `base_instructions` are accepted.
+    pub fn from_path(path: impl AsRef<Path>) -> Result<Self, CatalogError> {
+        let path = path.as_ref();
+        let json = std::fs::read_to_string(path).map_err(|source| CatalogError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::parse(&json, CatalogOrigin::File(path.to_path_buf()))
+    }
+
+    /// A catalog document given as text.
+    pub fn from_json_str(json: &str) -> Result<Self, CatalogError> {
+        Self::parse(json, CatalogOrigin::Inline)
+    }
+
+    /// A catalog already decoded, e.g. a `/models` response.
+    pub fn from_response(response: ModelsResponse, origin: CatalogOrigin) -> Self {
+        Self {
+            origin,
+            models: response.models,
+        }
+    }
+
+    fn parse(json: &str, origin: CatalogOrigin) -> Result<Self, CatalogError> {
+        match serde_json::from_str::<ModelsResponse>(json) {
+            Ok(response) => Ok(Self::from_response(response, origin)),
+            Err(source) => Err(CatalogError::Parse { origin, source }),
+        }
+    }
+
+    pub fn origin(&self) -> &CatalogOrigin {
+        &self.origin
+    }
+
+    /// Entries in document order.
+    pub fn models(&self) -> &[ModelInfo] {
+        &self.models
+    }
+
+    pub fn into_response(self) -> ModelsResponse {
+        ModelsResponse {
+            models: self.models,
+        }
+    }
+
+    /// Entries sorted by ascending `priority`; equal priorities keep document order.
+    pub fn list(&self) -> Vec<&ModelInfo> {
+        let mut listed: Vec<&ModelInfo> = self.models.iter().collect();
+        listed.sort_by_key(|model| model.priority);
+        listed
+    }
+
+    /// The model used when none is requested: the first picker-visible (`list`) entry of
+    /// [`ModelCatalog::list`], else its first entry; `None` for an empty catalog.
+    pub fn default_model(&self) -> Option<&ModelInfo> {
+        let listed = self.list();
+        listed
+            .iter()
+            .find(|model| model.visibility == ModelVisibility::List)
+            .or_else(|| listed.first())
+            .copied()
+    }
+}

@@ -1,0 +1,56 @@
+//! Errors raised while loading a catalog.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Where a catalog document came from; every [`CatalogError`] names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CatalogOrigin {
+    /// The catalog compiled into this crate.
+    Bundled,
+    /// A user-supplied catalog file.
+    File(PathBuf),
+    /// JSON text handed over directly (tests, embedders).
+    Inline,
+}
+
+impl fmt::Display for CatalogOrigin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CatalogOrigin::Bundled => f.write_str("bundled model catalog"),
+            CatalogOrigin::File(path) => write!(f, "model catalog {}", path.display()),
+            CatalogOrigin::Inline => f.write_str("inline model catalog"),
+        }
+    }
+}
+
+/// A catalog could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    #[error("failed to read model catalog {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Invalid JSON, or JSON that is not a `ModelsResponse`. serde_json's message carries the line
+    /// and column; [`CatalogError::position`] exposes them separately.
+    #[error("invalid {origin}: {source}")]
+    Parse {
+        origin: CatalogOrigin,
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
+impl CatalogError {
+    /// One-based line and column of a parse error, when serde_json reported one.
+    pub fn position(&self) -> Option<(usize, usize)> {
+        match self {
+            CatalogError::Read { .. } => None,
+            CatalogError::Parse { source, .. } => {
+                (source.line() > 0).then(|| (source.line(), source.column()))
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! Loading catalogs that are missing or malformed.
+
+// Helpers outside #[test] functions may panic on broken fixtures.
+#![allow(clippy::expect_used)]
+
+use codex_models_manager::CatalogError;
+use codex_models_manager::CatalogOrigin;
+use codex_models_manager::ModelCatalog;
+use pretty_assertions::assert_eq;
+
+fn write_catalog(dir: &tempfile::TempDir, text: &str) -> std::path::PathBuf {
+    let path = dir.path().join("catalog.json");
+    std::fs::write(&path, text).expect("write test catalog");
+    path
+}
+
+#[test]
+fn missing_file_names_the_path() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("absent.json");
+    let err = ModelCatalog::from_path(&path).expect_err("missing file fails");
+    let CatalogError::Read {
+        path: reported,
+        source,
+    } = &err
+    else {
+        panic!("expected a read error, got {err:?}");
+    };
+    assert_eq!(
+        (reported, source.kind(), err.position()),
+        (&path, std::io::ErrorKind::NotFound, None)
+    );
+    assert_eq!(
+        err.to_string(),
+        format!("failed to read model catalog {}: {source}", path.display())
+    );
+}
+
+#[test]
+fn invalid_json_names_the_file_line_and_column() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = write_catalog(&dir, "{\n  \"models\": [\n    {,\n  ]\n}\n");
+    let err = ModelCatalog::from_path(&path).expect_err("invalid JSON fails");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "invalid model catalog {}: key must be a string at line 3 column 6",
+            path.display()
+        )
+    );
+    assert_eq!(err.position(), Some((3, 6)));
+}
+
+#[test]
+fn entry_without_any_instructions_is_rejected_with_its_slug() {
+    let err = ModelCatalog::from_json_str(
+        r#"{"models": [{"slug": "no-text", "display_name": "No text",
+            "supported_reasoning_levels": [], "shell_type": "default", "visibility": "list",
+            "supported_in_api": true, "priority": 1, "model_messages": null}]}"#,
+    )
+    .expect_err("entry without instructions fails");
+    assert_eq!(
+        err.to_string(),
+        "invalid inline model catalog: model `no-text` is missing both `base_instructions` and \
+         `model_messages.instructions_template` at line 3 column 78"
+    );
+}
+
+#[test]
+fn entry_with_a_wrong_field_type_is_rejected() {
+    let err = ModelCatalog::from_json_str(r#"{"models": [{"slug": 5}]}"#)
+        .expect_err("wrong field type fails");
+    assert_eq!(
+        err.to_string(),
+        "invalid inline model catalog: invalid catalog entry: invalid type: integer `5`, expected a \
+         string at line 1 column 25"
+    );
+    assert_eq!(
+        ModelCatalog::from_json_str(r#"{"model": []}"#)
+            .expect_err("not a ModelsResponse")
+            .to_string(),
+        "invalid inline model catalog: missing field `models` at line 1 column 13"
+    );
+}
+
+#[test]
+fn legacy_base_instructions_become_the_template() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = write_catalog(
+        &dir,
+        r#"{"models": [{"slug": "legacy", "display_name": "Legacy",
+            "supported_reasoning_levels": [], "shell_type": "default", "visibility": "list",
+            "supported_in_api": true, "priority": 1, "base_instructions": "Be helpful."}]}"#,
+    );
+    let catalog = ModelCatalog::from_path(&path).expect("legacy catalog parses");
+    assert_eq!(catalog.origin(), &CatalogOrigin::File(path));
+    assert_eq!(
+        catalog.lookup("legacy").info.get_model_instructions(None),
+        "Be helpful."
+    );
+}
