@@ -26,4 +26,14 @@ pub enum WorldStateError {
     /// A section's inputs are well-formed JSON but describe a state the section rejects.
     #[error("world-state section {section} rejected its inputs: {reason}")]
     RejectedInputs { section: String, reason: String },
+    /// Managed developer instructions are never truncated, so a policy whose rendering (with
+    /// the replacement notice and markers) exceeds the budget is rejected up front.
+    #[error(
+        "managed developer instructions are too long: about {estimated_tokens} tokens including \
+         context markers, the limit is {limit_tokens}"
+    )]
+    ManagedInstructionsTooLong {
+        estimated_tokens: usize,
+        limit_tokens: usize,
+    },
 }

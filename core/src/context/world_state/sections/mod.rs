@@ -1,10 +1,17 @@
 //! The built-in world-state sections, one module per section ID, and the catalogue that
 //! builds them from JSON inputs.
 
+pub mod agents_md;
+pub mod apps_instructions;
+pub mod collaboration_mode;
 pub mod context_window;
 pub mod context_window_guidance;
+pub mod environments_instructions;
+pub mod guidance;
+pub mod managed_developer_instructions;
 pub mod model;
 pub mod personality;
+pub mod plugins_instructions;
 pub mod realtime;
 
 use super::CatalogEntry;
@@ -17,4 +24,10 @@ pub(crate) static SECTION_CATALOG: &[CatalogEntry] = &[
     CatalogEntry::of::<context_window::ContextWindowSection>(),
     CatalogEntry::of::<context_window_guidance::ContextWindowGuidanceSection>(),
     CatalogEntry::of::<realtime::RealtimeSection>(),
+    CatalogEntry::of::<agents_md::AgentsMdSection>(),
+    CatalogEntry::of::<collaboration_mode::CollaborationModeSection>(),
+    CatalogEntry::of::<environments_instructions::EnvironmentsInstructionsSection>(),
+    CatalogEntry::of::<apps_instructions::AppsInstructionsSection>(),
+    CatalogEntry::of::<plugins_instructions::PluginsInstructionsSection>(),
+    CatalogEntry::of::<managed_developer_instructions::ManagedDeveloperInstructionsSection>(),
 ];

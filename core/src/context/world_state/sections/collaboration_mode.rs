@@ -1,0 +1,160 @@
+//! `collaboration_mode`: the instructions of the active collaboration mode (Default, Plan).
+//! An empty element is how earlier instructions are cleared.
+
+use codex_context_fragments::FragmentFingerprint;
+use codex_prompts::TemplateSet;
+use codex_protocol::config_types::ModeKind;
+use codex_protocol::openai_models::CollaborationModeMessages;
+use serde::Deserialize;
+use serde::Serialize;
+
+use crate::context::world_state::CatalogSection;
+use crate::context::world_state::DEVELOPER_ROLE;
+use crate::context::world_state::FragmentSpec;
+use crate::context::world_state::MessagePlacement;
+use crate::context::world_state::PreviousSectionState;
+use crate::context::world_state::SectionFragment;
+use crate::context::world_state::WorldStateError;
+use crate::context::world_state::WorldStateSection;
+
+/// The `<collaboration_mode>` fragment; its body is the raw instructions, without padding.
+pub const COLLABORATION_MODE: FragmentSpec = FragmentSpec {
+    role: DEVELOPER_ROLE,
+    content_kind: "collaboration_mode.instructions",
+    start_marker: "<collaboration_mode>",
+    end_marker: "</collaboration_mode>",
+    placement: MessagePlacement::Mergeable,
+};
+
+/// Snapshot of the `collaboration_mode` section. Older rollouts hold an object without the
+/// instructions fingerprint, or only the bare mode; both still deserialize.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CollaborationModeSnapshot {
+    Current {
+        mode: ModeKind,
+        model: String,
+        /// Fingerprint of the fragment rendered with the instructions (or with nothing).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        instructions: Option<FragmentFingerprint>,
+    },
+    Legacy(ModeKind),
+}
+
+/// Inputs of the `collaboration_mode` section.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CollaborationModeSectionInputs {
+    pub mode: ModeKind,
+    pub model: String,
+    /// The model catalog's per-mode texts; an explicitly empty text suppresses the mode's own
+    /// developer instructions.
+    #[serde(default)]
+    pub catalog_messages: Option<CollaborationModeMessages>,
+    /// The mode's developer instructions, used when the catalog has no text for the mode.
+    #[serde(default)]
+    pub developer_instructions: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct CollaborationModeSection {
+    snapshot: CollaborationModeSnapshot,
+    instructions: Option<String>,
+}
+
+impl CollaborationModeSection {
+    pub fn new(inputs: CollaborationModeSectionInputs) -> Self {
+        let catalog_text = inputs
+            .catalog_messages
+            .and_then(|messages| match inputs.mode {
+                ModeKind::Default => messages.default,
+                ModeKind::Plan => messages.plan,
+            });
+        let instructions = catalog_text.or_else(|| {
+            inputs
+                .developer_instructions
+                .filter(|instructions| !instructions.is_empty())
+        });
+        let rendered = collaboration_mode_fragment(instructions.as_deref().unwrap_or_default());
+        Self {
+            snapshot: CollaborationModeSnapshot::Current {
+                mode: inputs.mode,
+                model: inputs.model,
+                instructions: Some(FragmentFingerprint::from_fragment(rendered.as_ref())),
+            },
+            instructions,
+        }
+    }
+
+    fn instructions_fingerprint(&self) -> Option<&FragmentFingerprint> {
+        match &self.snapshot {
+            CollaborationModeSnapshot::Current { instructions, .. } => instructions.as_ref(),
+            CollaborationModeSnapshot::Legacy(_) => None,
+        }
+    }
+}
+
+/// `<collaboration_mode>` + `instructions` + `</collaboration_mode>`.
+pub fn collaboration_mode_fragment(instructions: &str) -> SectionFragment {
+    COLLABORATION_MODE.fragment(instructions.to_string())
+}
+
+impl WorldStateSection for CollaborationModeSection {
+    const ID: &'static str = "collaboration_mode";
+    type Snapshot = CollaborationModeSnapshot;
+
+    fn snapshot(&self) -> CollaborationModeSnapshot {
+        self.snapshot.clone()
+    }
+
+    fn matches_legacy_fragment(role: &str, text: &str) -> bool {
+        COLLABORATION_MODE.recognises(role, text)
+    }
+
+    fn has_retained_fragment_matcher() -> bool {
+        true
+    }
+
+    fn matches_retained_fragment(role: &str, text: &str) -> bool {
+        Self::matches_legacy_fragment(role, text)
+    }
+
+    fn render_diff(
+        &self,
+        previous: PreviousSectionState<'_, CollaborationModeSnapshot>,
+    ) -> Option<SectionFragment> {
+        let unchanged = match previous {
+            PreviousSectionState::Absent => self.instructions.is_none(),
+            PreviousSectionState::Unknown => false,
+            // Without instructions only the (empty) visible text matters, not mode or model.
+            PreviousSectionState::Known(previous) => {
+                previous == &self.snapshot
+                    || (self.instructions.as_deref().is_none_or(str::is_empty)
+                        && matches!(
+                            previous,
+                            CollaborationModeSnapshot::Current {
+                                instructions: Some(previous_fingerprint),
+                                ..
+                            } if Some(previous_fingerprint) == self.instructions_fingerprint()
+                        ))
+            }
+        };
+        (!unchanged)
+            .then(|| collaboration_mode_fragment(self.instructions.as_deref().unwrap_or_default()))
+    }
+}
+
+impl CatalogSection for CollaborationModeSection {
+    type Inputs = CollaborationModeSectionInputs;
+
+    fn from_inputs(
+        inputs: CollaborationModeSectionInputs,
+        _templates: &TemplateSet,
+    ) -> Result<Self, WorldStateError> {
+        Ok(Self::new(inputs))
+    }
+}
+
+#[cfg(test)]
+#[path = "collaboration_mode_tests.rs"]
+mod tests;

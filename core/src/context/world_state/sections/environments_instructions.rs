@@ -1,0 +1,35 @@
+//! `environments_instructions`: guidance on execution environments, shown once when it becomes usable.
+
+use codex_prompts::TemplateId;
+
+use super::guidance::GuidanceKind;
+use super::guidance::GuidanceSection;
+use crate::context::world_state::DEVELOPER_ROLE;
+use crate::context::world_state::FragmentSpec;
+use crate::context::world_state::MessagePlacement;
+
+/// The `<environments_instructions>` fragment.
+pub const ENVIRONMENTS_INSTRUCTIONS: FragmentSpec = FragmentSpec {
+    role: DEVELOPER_ROLE,
+    content_kind: "environments.instructions",
+    start_marker: "<environments_instructions>",
+    end_marker: "</environments_instructions>",
+    placement: MessagePlacement::Mergeable,
+};
+
+/// Marker type naming the `environments_instructions` section.
+#[derive(Debug)]
+pub enum EnvironmentsInstructions {}
+
+impl GuidanceKind for EnvironmentsInstructions {
+    const ID: &'static str = "environments_instructions";
+    const SPEC: FragmentSpec = ENVIRONMENTS_INSTRUCTIONS;
+    const TEMPLATE: TemplateId = TemplateId::GuidanceEnvironments;
+}
+
+/// The `environments_instructions` section (snapshot: bool).
+pub type EnvironmentsInstructionsSection = GuidanceSection<EnvironmentsInstructions>;
+
+#[cfg(test)]
+#[path = "environments_instructions_tests.rs"]
+mod tests;

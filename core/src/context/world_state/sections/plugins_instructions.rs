@@ -1,0 +1,35 @@
+//! `plugins_instructions`: guidance on plugins, shown once when it becomes usable.
+
+use codex_prompts::TemplateId;
+
+use super::guidance::GuidanceKind;
+use super::guidance::GuidanceSection;
+use crate::context::world_state::DEVELOPER_ROLE;
+use crate::context::world_state::FragmentSpec;
+use crate::context::world_state::MessagePlacement;
+
+/// The `<plugins_instructions>` fragment.
+pub const PLUGINS_INSTRUCTIONS: FragmentSpec = FragmentSpec {
+    role: DEVELOPER_ROLE,
+    content_kind: "plugins.usage_instructions",
+    start_marker: "<plugins_instructions>",
+    end_marker: "</plugins_instructions>",
+    placement: MessagePlacement::Mergeable,
+};
+
+/// Marker type naming the `plugins_instructions` section.
+#[derive(Debug)]
+pub enum PluginsInstructions {}
+
+impl GuidanceKind for PluginsInstructions {
+    const ID: &'static str = "plugins_instructions";
+    const SPEC: FragmentSpec = PLUGINS_INSTRUCTIONS;
+    const TEMPLATE: TemplateId = TemplateId::GuidancePlugins;
+}
+
+/// The `plugins_instructions` section (snapshot: bool).
+pub type PluginsInstructionsSection = GuidanceSection<PluginsInstructions>;
+
+#[cfg(test)]
+#[path = "plugins_instructions_tests.rs"]
+mod tests;
