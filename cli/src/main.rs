@@ -1,1 +1,102 @@
-fn main() {}
+//! `codex-context`: inspect how Codex-style context is assembled.
+//!
+//! A thin binary: argument parsing lives here, each subcommand is one module under `commands/`
+//! that turns its arguments into the exact bytes to print. Every error ends the process with one
+//! line `codex-context: error: …` on stderr and exit code 2 (clap's usage errors also exit 2).
+
+mod catalog;
+mod commands;
+mod input;
+
+use std::io::IsTerminal;
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+use clap::Subcommand;
+use tracing_subscriber::EnvFilter;
+
+/// Exit code for every failure: unreadable or invalid input, unknown names, bad arguments.
+const EXIT_ERROR: u8 = 2;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "codex-context",
+    version,
+    about = "Inspect how Codex-style agents assemble what their model sees"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Models(commands::models::ModelsArgs),
+    Instructions(commands::instructions::InstructionsArgs),
+    Fingerprint(commands::fingerprint::FingerprintArgs),
+    MergePatch(commands::merge_patch::MergePatchArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // `--help` and `--version` come through here too, with exit code 0.
+            let _ = error.print();
+            return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(EXIT_ERROR));
+        }
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .without_time()
+        .with_target(false)
+        .init();
+
+    let output = match cli.command {
+        Command::Models(args) => commands::models::run(&args),
+        Command::Instructions(args) => commands::instructions::run(&args),
+        Command::Fingerprint(args) => commands::fingerprint::run(&args),
+        Command::MergePatch(args) => commands::merge_patch::run(&args),
+    };
+    let written = output.and_then(|text| {
+        let mut stdout = std::io::stdout().lock();
+        match stdout
+            .write_all(text.as_bytes())
+            .and_then(|()| stdout.flush())
+        {
+            Ok(()) => Ok(()),
+            // A closed pipe (`| head`) means the reader has all it wants.
+            Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            Err(error) => Err(anyhow::Error::new(error).context("cannot write to standard output")),
+        }
+    });
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("codex-context: error: {}", one_line(&error));
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+/// The error and its causes joined with `: ` on one line. Library errors often repeat their
+/// source's message in their own (and also expose it as the source), so a cause whose text
+/// already ends the line is not repeated.
+fn one_line(error: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if line.ends_with(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line.replace(['\r', '\n'], " ")
+}

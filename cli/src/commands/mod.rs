@@ -1,0 +1,8 @@
+//! One module per subcommand. Each has an `…Args` struct (clap derive) and
+//! `run(&Args) -> anyhow::Result<String>` returning exactly what goes to stdout; `main` prints it
+//! and turns errors into the one-line message and exit code 2.
+
+pub mod fingerprint;
+pub mod instructions;
+pub mod merge_patch;
+pub mod models;

@@ -1,0 +1,11 @@
+//! End-to-end tests: run the built `codex-context` binary and compare its whole output.
+
+// Helpers outside #[test] functions may panic on broken fixtures.
+#![allow(clippy::expect_used)]
+
+mod bad_input;
+mod fingerprint;
+mod instructions;
+mod merge_patch;
+mod models;
+mod support;

@@ -1,0 +1,101 @@
+//! Running the binary and writing input files.
+
+use std::io::Write;
+use std::path::Path;
+use std::path::PathBuf;
+use std::process::Command;
+use std::process::Stdio;
+
+use pretty_assertions::assert_eq;
+
+/// What one run of the binary produced.
+#[derive(Debug)]
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn run(args: &[&str]) -> Run {
+    run_with_stdin(args, b"")
+}
+
+pub fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codex-context"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(stdin)
+        .expect("stdin accepts input");
+    let output = child.wait_with_output().expect("binary finishes");
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// A successful run that wrote `stdout` and nothing on stderr.
+pub fn assert_success(run: &Run, stdout: &str) {
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (Some(0), stdout, "")
+    );
+}
+
+/// A failed run: exit code 2, nothing on stdout, exactly one error line on stderr.
+pub fn assert_user_error(run: &Run, message: &str) {
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (
+            Some(2),
+            "",
+            format!("codex-context: error: {message}\n").as_str()
+        )
+    );
+}
+
+pub fn write(dir: &Path, relative: &str, contents: &str) -> PathBuf {
+    let path = dir.join(relative);
+    std::fs::create_dir_all(path.parent().expect("file has a parent")).expect("mkdir");
+    std::fs::write(&path, contents).expect("write input file");
+    path
+}
+
+pub fn arg(path: &Path) -> &str {
+    path.to_str().expect("test paths are UTF-8")
+}
+
+/// A catalog entry with the fields a `/models` entry must have.
+pub fn catalog_entry(slug: &str, priority: i32, extra: serde_json::Value) -> serde_json::Value {
+    let mut entry = serde_json::json!({
+        "slug": slug,
+        "display_name": slug,
+        "supported_reasoning_levels": [],
+        "shell_type": "shell_command",
+        "visibility": "list",
+        "supported_in_api": true,
+        "priority": priority,
+    });
+    if let (Some(entry), serde_json::Value::Object(extra)) = (entry.as_object_mut(), extra) {
+        entry.extend(extra);
+    }
+    entry
+}
+
+pub fn write_catalog(dir: &Path, models: Vec<serde_json::Value>) -> PathBuf {
+    let document = serde_json::json!({ "models": models });
+    write(
+        dir,
+        "catalog.json",
+        &serde_json::to_string_pretty(&document).expect("serializes"),
+    )
+}
