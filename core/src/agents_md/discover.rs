@@ -224,7 +224,14 @@ pub async fn agents_md_paths(
     };
     search_dirs.reverse();
 
-    let names = candidate_filenames(&options.fallback_filenames);
+    // `AGENTS.override.md`, `AGENTS.md`, then the fallbacks in order, without
+    // empty names or repeats.
+    let mut names = vec![LOCAL_AGENTS_MD_FILENAME, DEFAULT_AGENTS_MD_FILENAME];
+    for name in &options.fallback_filenames {
+        if !name.is_empty() && !names.contains(&name.as_str()) {
+            names.push(name);
+        }
+    }
     let candidate_paths: Vec<PathBuf> = search_dirs
         .iter()
         .flat_map(|dir| names.iter().map(|name| dir.join(name)))
@@ -249,18 +256,6 @@ pub async fn agents_md_paths(
     })
     .await?;
     Ok(found)
-}
-
-/// `AGENTS.override.md`, `AGENTS.md`, then the fallbacks in order, without
-/// empty names or repeats.
-fn candidate_filenames(fallbacks: &[String]) -> Vec<&str> {
-    let mut names = vec![LOCAL_AGENTS_MD_FILENAME, DEFAULT_AGENTS_MD_FILENAME];
-    for name in fallbacks {
-        if !name.is_empty() && !names.contains(&name.as_str()) {
-            names.push(name);
-        }
-    }
-    names
 }
 
 /// Probes `paths` in windows of at most [`MAX_CONCURRENT_ANCESTOR_PROBES`]

@@ -116,15 +116,6 @@ pub enum InstructionScope {
     Project,
 }
 
-impl InstructionScope {
-    fn label(self) -> &'static str {
-        match self {
-            Self::Global => "Global",
-            Self::Project => "Project",
-        }
-    }
-}
-
 /// Something the user should know about; discovery went on regardless.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AgentsMdWarning {
@@ -159,7 +150,10 @@ impl fmt::Display for AgentsMdWarning {
             } => write!(
                 f,
                 "{} AGENTS.md instructions from `{}` contain invalid UTF-8: {detail}. Invalid byte sequences were replaced.",
-                scope.label(),
+                match scope {
+                    InstructionScope::Global => "Global",
+                    InstructionScope::Project => "Project",
+                },
                 path.display()
             ),
             Self::Truncated {

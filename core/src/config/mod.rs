@@ -1,0 +1,323 @@
+//! Configuration: `$CODEX_HOME/config.toml`, then `-c key=value` overrides,
+//! then dedicated flags, each layer beating the one before. Key names follow
+//! upstream Codex. A malformed file is an error naming file, line and key; an
+//! unknown key or feature is a warning.
+//!
+//! Only the user's own config file is read: a project's `.codex/config.toml`
+//! is never consulted, so a repository cannot move its own AGENTS.md root.
+
+mod environment;
+mod error;
+mod features;
+mod overrides;
+mod toml_layer;
+
+use std::io;
+use std::path::Path;
+use std::path::PathBuf;
+
+use codex_protocol::AskForApproval;
+use codex_protocol::ModeKind;
+use codex_protocol::Personality;
+use codex_protocol::ReasoningEffort;
+use codex_protocol::ReasoningSummary;
+use codex_protocol::SandboxMode;
+use codex_protocol::Verbosity;
+
+pub use environment::ConfigEnv;
+pub use environment::DEFAULT_SHELL;
+pub use environment::DEFAULT_TIMEZONE;
+pub use error::ConfigError;
+pub use error::ConfigOrigin;
+pub use error::ConfigWarning;
+pub use features::Feature;
+pub use features::Features;
+pub use overrides::CliOverride;
+pub use overrides::ConfigOverrides;
+pub use toml_layer::ConfigToml;
+pub use toml_layer::KNOWN_KEYS;
+pub use toml_layer::ModelProviderTable;
+pub use toml_layer::ModelProviderToml;
+pub use toml_layer::ProjectRootMarkersToml;
+
+use crate::agents_md::AgentsMdRequest;
+use crate::agents_md::DEFAULT_PROJECT_DOC_MAX_BYTES;
+use crate::agents_md::DEFAULT_PROJECT_ROOT_MARKER;
+use crate::agents_md::ProjectDocOptions;
+use crate::agents_md::lexically_normalized;
+
+/// Name of the configuration file inside CODEX_HOME.
+pub const CONFIG_TOML_FILE: &str = "config.toml";
+/// Directory under the home directory used when CODEX_HOME is not set.
+pub const DEFAULT_CODEX_HOME_DIR: &str = ".codex";
+/// Provider id used when none is configured.
+pub const DEFAULT_MODEL_PROVIDER_ID: &str = "openai";
+
+/// The model provider requests go to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelProvider {
+    pub id: String,
+    pub name: Option<String>,
+    pub base_url: Option<String>,
+}
+
+/// Fully resolved configuration: defaults applied, paths absolute.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    pub codex_home: PathBuf,
+    /// The config file consulted (it may not exist).
+    pub config_path: PathBuf,
+    /// Working directory, absolute and lexically normalized (symlinks kept).
+    pub cwd: PathBuf,
+    /// `None`: let the model catalog pick its default.
+    pub model: Option<String>,
+    pub model_provider: ModelProvider,
+    /// `None`: the model's default personality.
+    pub personality: Option<Personality>,
+    pub sandbox_mode: SandboxMode,
+    pub approval_policy: AskForApproval,
+    /// Contents of `model_instructions_file` when set, else `base_instructions`.
+    pub base_instructions: Option<String>,
+    pub model_instructions_file: Option<PathBuf>,
+    pub developer_instructions: Option<String>,
+    pub model_catalog: Option<PathBuf>,
+    pub project_doc_max_bytes: usize,
+    pub project_doc_fallback_filenames: Vec<String>,
+    pub project_root_markers: Vec<String>,
+    pub model_reasoning_effort: Option<ReasoningEffort>,
+    pub model_reasoning_summary: Option<ReasoningSummary>,
+    pub model_verbosity: Option<Verbosity>,
+    pub features: Features,
+    /// `YYYY-MM-DD`, pinned or today in `timezone`.
+    pub current_date: String,
+    /// IANA zone name, pinned or from `$TZ` / the system.
+    pub timezone: String,
+    /// Shell name, pinned or from `$SHELL`.
+    pub shell: String,
+    pub seed: Option<u64>,
+    pub collaboration_mode: ModeKind,
+    pub realtime: bool,
+    pub warnings: Vec<ConfigWarning>,
+}
+
+impl Config {
+    /// Loads configuration for the given flags, `-c` overrides and environment.
+    pub fn load(
+        flags: &ConfigOverrides,
+        cli_overrides: &[CliOverride],
+        env: &ConfigEnv,
+    ) -> Result<Config, ConfigError> {
+        let process_dir = env.current_dir.as_deref();
+        let codex_home = flags
+            .codex_home
+            .clone()
+            .or_else(|| env.codex_home.clone())
+            .or_else(|| {
+                env.home_dir
+                    .as_ref()
+                    .map(|home| home.join(DEFAULT_CODEX_HOME_DIR))
+            })
+            .map(|home| absolute(home, process_dir))
+            .ok_or(ConfigError::NoCodexHome)?;
+        let config_path = codex_home.join(CONFIG_TOML_FILE);
+
+        let mut warnings = Vec::new();
+        let text = match std::fs::read_to_string(&config_path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => String::new(),
+            Err(source) => {
+                return Err(ConfigError::ReadFile {
+                    path: config_path,
+                    source,
+                });
+            }
+        };
+        let file = toml_layer::parse_file_layer(&config_path, &text, &mut warnings)?;
+        let mut file_layer = file.toml;
+        file_layer.resolve_paths(Some(&codex_home));
+        let (mut cli_layer, cli_raw) = overrides::cli_layer(cli_overrides, &mut warnings)?;
+        cli_layer.resolve_paths(process_dir);
+        let mut flag_layer = flags.to_layer();
+        flag_layer.resolve_paths(process_dir);
+        for key in flags.features.keys() {
+            if Feature::from_key(key).is_none() {
+                warnings.push(ConfigWarning::UnknownFeature {
+                    origin: ConfigOrigin::Flag {
+                        key: "features".to_string(),
+                    },
+                    key: key.clone(),
+                });
+            }
+        }
+
+        // Which layer set a key, for messages about its value.
+        let origin_of = |key: &str, set_by_flag: bool, set_by_cli: bool| {
+            if set_by_flag {
+                ConfigOrigin::Flag {
+                    key: key.to_string(),
+                }
+            } else if set_by_cli {
+                ConfigOrigin::CliOverride(cli_raw.get(key).cloned().unwrap_or_default())
+            } else {
+                ConfigOrigin::File {
+                    path: config_path.clone(),
+                    line: file.key_lines.get(key).copied(),
+                }
+            }
+        };
+        let date_origin = origin_of(
+            "current_date",
+            flag_layer.current_date.is_some(),
+            cli_layer.current_date.is_some(),
+        );
+        let timezone_origin = origin_of(
+            "timezone",
+            flag_layer.timezone.is_some(),
+            cli_layer.timezone.is_some(),
+        );
+        let merged = file_layer.overlay(cli_layer).overlay(flag_layer);
+
+        let cwd = merged
+            .cwd
+            .clone()
+            .or_else(|| env.current_dir.clone())
+            .ok_or(ConfigError::NoWorkingDirectory)?;
+        let cwd = lexically_normalized(&absolute(cwd, process_dir));
+
+        let pinned_date = merged.current_date.clone();
+        if let Some(date) = &pinned_date {
+            // Only the canonical spelling is accepted, so the model sees
+            // exactly what a computed date would look like.
+            let canonical = date
+                .parse::<jiff::civil::Date>()
+                .ok()
+                .map(|parsed| parsed.to_string());
+            if canonical.as_deref() != Some(date.as_str()) {
+                return Err(ConfigError::InvalidValue {
+                    origin: date_origin,
+                    key: "current_date".to_string(),
+                    message: format!("`{date}` is not a date in YYYY-MM-DD form"),
+                });
+            }
+        }
+        let pinned_timezone = merged.timezone.clone();
+        let timezone = env.resolve_timezone(pinned_timezone.clone());
+        let current_date = match pinned_date {
+            Some(date) => date,
+            None => {
+                if pinned_timezone.is_some() && jiff::tz::TimeZone::get(&timezone).is_err() {
+                    return Err(ConfigError::InvalidValue {
+                        origin: timezone_origin,
+                        key: "timezone".to_string(),
+                        message: format!(
+                            "`{timezone}` is not in the time zone database (pin current_date to use it anyway)"
+                        ),
+                    });
+                }
+                env.today_in(&timezone, &mut warnings)
+            }
+        };
+
+        let base_instructions = match &merged.model_instructions_file {
+            Some(path) => Some(std::fs::read_to_string(path).map_err(|source| {
+                ConfigError::ReferencedFile {
+                    key: "model_instructions_file".to_string(),
+                    path: path.clone(),
+                    source,
+                }
+            })?),
+            None => merged.base_instructions.clone(),
+        };
+        let mut features = Features::default();
+        for (key, enabled) in merged.features.iter().flatten() {
+            if let Some(feature) = Feature::from_key(key) {
+                features.set(feature, *enabled);
+            }
+        }
+
+        Ok(Config {
+            config_path,
+            cwd,
+            model: merged.model,
+            model_provider: match merged.model_provider {
+                Some(ModelProviderToml::Id(id)) => ModelProvider {
+                    id,
+                    name: None,
+                    base_url: None,
+                },
+                Some(ModelProviderToml::Table(table)) => ModelProvider {
+                    id: table
+                        .id
+                        .unwrap_or_else(|| DEFAULT_MODEL_PROVIDER_ID.to_string()),
+                    name: table.name,
+                    base_url: table.base_url,
+                },
+                None => ModelProvider {
+                    id: DEFAULT_MODEL_PROVIDER_ID.to_string(),
+                    name: None,
+                    base_url: None,
+                },
+            },
+            personality: merged.personality,
+            sandbox_mode: merged.sandbox_mode.unwrap_or_default(),
+            approval_policy: merged.approval_policy.unwrap_or_default(),
+            base_instructions,
+            model_instructions_file: merged.model_instructions_file,
+            developer_instructions: merged.developer_instructions,
+            model_catalog: merged.model_catalog,
+            project_doc_max_bytes: merged
+                .project_doc_max_bytes
+                .unwrap_or(DEFAULT_PROJECT_DOC_MAX_BYTES),
+            project_doc_fallback_filenames: merged
+                .project_doc_fallback_filenames
+                .unwrap_or_default(),
+            project_root_markers: match merged.project_root_markers {
+                Some(ProjectRootMarkersToml::Markers(markers)) => markers,
+                Some(ProjectRootMarkersToml::Invalid(_)) | None => {
+                    vec![DEFAULT_PROJECT_ROOT_MARKER.to_string()]
+                }
+            },
+            model_reasoning_effort: merged.model_reasoning_effort,
+            model_reasoning_summary: merged.model_reasoning_summary,
+            model_verbosity: merged.model_verbosity,
+            features,
+            current_date,
+            timezone,
+            shell: env.resolve_shell(merged.shell),
+            seed: merged.seed,
+            collaboration_mode: merged.collaboration_mode.unwrap_or_default(),
+            realtime: merged.realtime.unwrap_or(false),
+            warnings,
+            codex_home,
+        })
+    }
+
+    /// The AGENTS.md options this configuration asks for.
+    pub fn project_doc_options(&self) -> ProjectDocOptions {
+        ProjectDocOptions {
+            max_bytes: self.project_doc_max_bytes,
+            fallback_filenames: self.project_doc_fallback_filenames.clone(),
+            project_root_markers: self.project_root_markers.clone(),
+        }
+    }
+
+    /// AGENTS.md discovery for this session's cwd and CODEX_HOME, with the
+    /// hierarchical guidance text when `child_agents_md` is enabled.
+    pub fn agents_md_request(&self, hierarchical_guidance: &str) -> AgentsMdRequest {
+        AgentsMdRequest {
+            options: self.project_doc_options(),
+            internal_guidance: self
+                .features
+                .enabled(Feature::ChildAgentsMd)
+                .then(|| hierarchical_guidance.to_string()),
+            ..AgentsMdRequest::for_cwd(Some(self.codex_home.clone()), &self.cwd)
+        }
+    }
+}
+
+fn absolute(path: PathBuf, base: Option<&Path>) -> PathBuf {
+    match base {
+        Some(base) if path.is_relative() => base.join(path),
+        Some(_) | None => path,
+    }
+}

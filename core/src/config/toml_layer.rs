@@ -1,0 +1,329 @@
+//! The raw `config.toml` shape and how one layer of it is parsed and checked.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::path::PathBuf;
+
+use codex_protocol::AskForApproval;
+use codex_protocol::ModeKind;
+use codex_protocol::Personality;
+use codex_protocol::ReasoningEffort;
+use codex_protocol::ReasoningSummary;
+use codex_protocol::SandboxMode;
+use codex_protocol::Verbosity;
+use serde::Deserialize;
+use serde::Serialize;
+
+use super::ConfigError;
+use super::ConfigOrigin;
+use super::ConfigWarning;
+use super::Feature;
+
+/// Every top-level key [`ConfigToml`] reads; anything else draws a warning.
+pub const KNOWN_KEYS: &[&str] = &[
+    "approval_policy",
+    "base_instructions",
+    "collaboration_mode",
+    "current_date",
+    "cwd",
+    "developer_instructions",
+    "features",
+    "model",
+    "model_catalog",
+    "model_instructions_file",
+    "model_provider",
+    "model_reasoning_effort",
+    "model_reasoning_summary",
+    "model_verbosity",
+    "personality",
+    "project_doc_fallback_filenames",
+    "project_doc_max_bytes",
+    "project_root_markers",
+    "realtime",
+    "sandbox_mode",
+    "seed",
+    "shell",
+    "timezone",
+];
+
+/// One layer of configuration as written (config.toml, `-c` overrides or
+/// flags). `None` means "not set here".
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ConfigToml {
+    pub model: Option<String>,
+    pub model_provider: Option<ModelProviderToml>,
+    pub personality: Option<Personality>,
+    pub sandbox_mode: Option<SandboxMode>,
+    pub approval_policy: Option<AskForApproval>,
+    pub base_instructions: Option<String>,
+    pub model_instructions_file: Option<PathBuf>,
+    pub developer_instructions: Option<String>,
+    pub model_catalog: Option<PathBuf>,
+    pub project_doc_max_bytes: Option<usize>,
+    pub project_doc_fallback_filenames: Option<Vec<String>>,
+    pub project_root_markers: Option<ProjectRootMarkersToml>,
+    pub model_reasoning_effort: Option<ReasoningEffort>,
+    pub model_reasoning_summary: Option<ReasoningSummary>,
+    pub model_verbosity: Option<Verbosity>,
+    pub features: Option<BTreeMap<String, bool>>,
+    /// Pinned `YYYY-MM-DD`.
+    pub current_date: Option<String>,
+    /// Pinned IANA time zone name.
+    pub timezone: Option<String>,
+    /// Pinned shell name.
+    pub shell: Option<String>,
+    pub seed: Option<u64>,
+    pub cwd: Option<PathBuf>,
+    pub collaboration_mode: Option<ModeKind>,
+    pub realtime: Option<bool>,
+}
+
+/// `model_provider = "id"` or `model_provider = { id = "…", base_url = "…" }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ModelProviderToml {
+    Id(String),
+    Table(ModelProviderTable),
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ModelProviderTable {
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub base_url: Option<String>,
+}
+
+/// Upstream tolerates a malformed `project_root_markers` (warning, default
+/// used), so anything that is not an array of strings is kept as `Invalid`
+/// instead of failing the whole file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ProjectRootMarkersToml {
+    Markers(Vec<String>),
+    Invalid(toml::Value),
+}
+
+impl ConfigToml {
+    /// `higher` wins wherever it sets a value; feature toggles merge per key.
+    pub fn overlay(self, higher: ConfigToml) -> ConfigToml {
+        let ConfigToml {
+            model,
+            model_provider,
+            personality,
+            sandbox_mode,
+            approval_policy,
+            base_instructions,
+            model_instructions_file,
+            developer_instructions,
+            model_catalog,
+            project_doc_max_bytes,
+            project_doc_fallback_filenames,
+            project_root_markers,
+            model_reasoning_effort,
+            model_reasoning_summary,
+            model_verbosity,
+            features,
+            current_date,
+            timezone,
+            shell,
+            seed,
+            cwd,
+            collaboration_mode,
+            realtime,
+        } = higher;
+        let features = match (self.features, features) {
+            (Some(mut lower), Some(higher)) => {
+                lower.extend(higher);
+                Some(lower)
+            }
+            (lower, higher) => higher.or(lower),
+        };
+        ConfigToml {
+            model: model.or(self.model),
+            model_provider: model_provider.or(self.model_provider),
+            personality: personality.or(self.personality),
+            sandbox_mode: sandbox_mode.or(self.sandbox_mode),
+            approval_policy: approval_policy.or(self.approval_policy),
+            base_instructions: base_instructions.or(self.base_instructions),
+            model_instructions_file: model_instructions_file.or(self.model_instructions_file),
+            developer_instructions: developer_instructions.or(self.developer_instructions),
+            model_catalog: model_catalog.or(self.model_catalog),
+            project_doc_max_bytes: project_doc_max_bytes.or(self.project_doc_max_bytes),
+            project_doc_fallback_filenames: project_doc_fallback_filenames
+                .or(self.project_doc_fallback_filenames),
+            project_root_markers: project_root_markers.or(self.project_root_markers),
+            model_reasoning_effort: model_reasoning_effort.or(self.model_reasoning_effort),
+            model_reasoning_summary: model_reasoning_summary.or(self.model_reasoning_summary),
+            model_verbosity: model_verbosity.or(self.model_verbosity),
+            features,
+            current_date: current_date.or(self.current_date),
+            timezone: timezone.or(self.timezone),
+            shell: shell.or(self.shell),
+            seed: seed.or(self.seed),
+            cwd: cwd.or(self.cwd),
+            collaboration_mode: collaboration_mode.or(self.collaboration_mode),
+            realtime: realtime.or(self.realtime),
+        }
+    }
+
+    /// Makes the layer's relative paths absolute against `base` (the config
+    /// file's directory, or the process cwd for command-line values).
+    pub(crate) fn resolve_paths(&mut self, base: Option<&Path>) {
+        let Some(base) = base else {
+            return;
+        };
+        for path in [
+            &mut self.model_instructions_file,
+            &mut self.model_catalog,
+            &mut self.cwd,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if path.is_relative() {
+                *path = base.join(&*path);
+            }
+        }
+    }
+
+    /// Replaces an invalid `project_root_markers` by "not set", with a warning.
+    pub(crate) fn drop_invalid_markers(
+        &mut self,
+        origin: impl FnOnce() -> ConfigOrigin,
+        warnings: &mut Vec<ConfigWarning>,
+    ) {
+        if let Some(ProjectRootMarkersToml::Invalid(_)) = self.project_root_markers {
+            self.project_root_markers = None;
+            warnings.push(ConfigWarning::InvalidProjectRootMarkers { origin: origin() });
+        }
+    }
+}
+
+/// A parsed config file: its values and the line of every top-level key.
+pub(crate) struct FileLayer {
+    pub toml: ConfigToml,
+    pub key_lines: BTreeMap<String, usize>,
+}
+
+/// Parses config.toml text. Syntax and type errors name the file, line,
+/// column and (for type errors) the dotted key; unknown keys and features
+/// become warnings.
+pub(crate) fn parse_file_layer(
+    path: &Path,
+    text: &str,
+    warnings: &mut Vec<ConfigWarning>,
+) -> Result<FileLayer, ConfigError> {
+    let document = toml_edit::ImDocument::parse(text).map_err(|error| {
+        let offset = error.span().map(|span| span.start).unwrap_or_default();
+        parse_error(path, text, offset, None, error.message())
+    })?;
+    let mut toml: ConfigToml = toml::from_str(text).map_err(|error| {
+        let offset = error.span().map(|span| span.start).unwrap_or_default();
+        let key = key_path_at(document.as_table(), offset);
+        parse_error(path, text, offset, key, error.message())
+    })?;
+
+    let line_of = |offset: Option<usize>| offset.map(|offset| line_column(text, offset).0);
+    let origin_at = |offset: Option<usize>| ConfigOrigin::File {
+        path: path.to_path_buf(),
+        line: line_of(offset),
+    };
+    let mut key_lines = BTreeMap::new();
+    let root = document.as_table();
+    for (key, _) in root.iter() {
+        let key_offset = root
+            .get_key_value(key)
+            .and_then(|(key, _)| key.span())
+            .map(|span| span.start);
+        if let Some(line) = line_of(key_offset) {
+            key_lines.insert(key.to_string(), line);
+        }
+        if !KNOWN_KEYS.contains(&key) {
+            warnings.push(ConfigWarning::UnknownKey {
+                origin: origin_at(key_offset),
+                key: key.to_string(),
+            });
+        }
+    }
+    if let Some(features) = root.get("features").and_then(|item| item.as_table_like()) {
+        for (key, _) in features.iter() {
+            if Feature::from_key(key).is_none() {
+                let offset = features
+                    .get_key_value(key)
+                    .and_then(|(key, _)| key.span())
+                    .map(|span| span.start);
+                warnings.push(ConfigWarning::UnknownFeature {
+                    origin: origin_at(offset),
+                    key: key.to_string(),
+                });
+            }
+        }
+    }
+    let markers_line = key_lines.get("project_root_markers").copied();
+    toml.drop_invalid_markers(
+        || ConfigOrigin::File {
+            path: path.to_path_buf(),
+            line: markers_line,
+        },
+        warnings,
+    );
+    Ok(FileLayer { toml, key_lines })
+}
+
+fn parse_error(
+    path: &Path,
+    text: &str,
+    offset: usize,
+    key: Option<String>,
+    message: &str,
+) -> ConfigError {
+    let (line, column) = line_column(text, offset);
+    ConfigError::Parse {
+        path: path.to_path_buf(),
+        line,
+        column,
+        key,
+        message: message.trim().replace('\n', " "),
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |index| index + 1);
+    let column = before[line_start..].chars().count() + 1;
+    (line, column)
+}
+
+/// The dotted key whose value spans `offset`, searching nested tables.
+fn key_path_at(table: &dyn toml_edit::TableLike, offset: usize) -> Option<String> {
+    for (key, item) in table.iter() {
+        let found = match item {
+            toml_edit::Item::Value(toml_edit::Value::InlineTable(inline)) => {
+                key_path_at(inline, offset)
+                    .or_else(|| contains(item.span(), offset).then(String::new))
+            }
+            toml_edit::Item::Value(_) => contains(item.span(), offset).then(String::new),
+            toml_edit::Item::Table(nested) => key_path_at(nested, offset),
+            toml_edit::Item::ArrayOfTables(tables) => {
+                tables.iter().find_map(|nested| key_path_at(nested, offset))
+            }
+            toml_edit::Item::None => None,
+        };
+        if let Some(rest) = found {
+            return Some(if rest.is_empty() {
+                key.to_string()
+            } else {
+                format!("{key}.{rest}")
+            });
+        }
+    }
+    None
+}
+
+fn contains(span: Option<std::ops::Range<usize>>, offset: usize) -> bool {
+    span.is_some_and(|span| span.contains(&offset))
+}

@@ -1,0 +1,437 @@
+//! Loading config.toml: key names, defaults, layering and errors.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod config_support;
+
+use std::collections::BTreeSet;
+
+use codex_core::config::CliOverride;
+use codex_core::config::Config;
+use codex_core::config::ConfigError;
+use codex_core::config::ConfigOrigin;
+use codex_core::config::ConfigOverrides;
+use codex_core::config::ConfigToml;
+use codex_core::config::ConfigWarning;
+use codex_core::config::Feature;
+use codex_core::config::Features;
+use codex_core::config::KNOWN_KEYS;
+use codex_core::config::ModelProvider;
+use codex_core::config::ModelProviderTable;
+use codex_core::config::ModelProviderToml;
+use codex_core::config::ProjectRootMarkersToml;
+use codex_protocol::AskForApproval;
+use codex_protocol::ModeKind;
+use codex_protocol::Personality;
+use codex_protocol::ReasoningEffort;
+use codex_protocol::ReasoningSummary;
+use codex_protocol::SandboxMode;
+use codex_protocol::Verbosity;
+use config_support::Fixture;
+use pretty_assertions::assert_eq;
+
+#[test]
+fn defaults_apply_without_a_config_file() {
+    let fixture = Fixture::new(None);
+    let config = fixture.load().unwrap();
+    assert_eq!(
+        config,
+        Config {
+            codex_home: fixture.codex_home(),
+            config_path: fixture.config_path(),
+            cwd: fixture.cwd.path().to_path_buf(),
+            model: None,
+            model_provider: ModelProvider {
+                id: "openai".to_string(),
+                name: None,
+                base_url: None,
+            },
+            personality: None,
+            sandbox_mode: SandboxMode::ReadOnly,
+            approval_policy: AskForApproval::OnRequest,
+            base_instructions: None,
+            model_instructions_file: None,
+            developer_instructions: None,
+            model_catalog: None,
+            project_doc_max_bytes: 32 * 1024,
+            project_doc_fallback_filenames: Vec::new(),
+            project_root_markers: vec![".git".to_string()],
+            model_reasoning_effort: None,
+            model_reasoning_summary: None,
+            model_verbosity: None,
+            features: Features::default(),
+            current_date: "2026-02-26".to_string(),
+            timezone: "UTC".to_string(),
+            shell: "bash".to_string(),
+            seed: None,
+            collaboration_mode: ModeKind::Default,
+            realtime: false,
+            warnings: Vec::new(),
+        }
+    );
+}
+
+#[test]
+fn every_upstream_key_is_read() {
+    let fixture = Fixture::new(Some(
+        r#"
+model = "gpt-5.5"
+model_provider = { id = "azure", name = "Azure", base_url = "https://example.invalid/v1" }
+personality = "friendly"
+sandbox_mode = "workspace-write"
+approval_policy = "never"
+base_instructions = "ignored because a file is set"
+model_instructions_file = "instructions.md"
+developer_instructions = "be brief"
+model_catalog = "catalog.json"
+project_doc_max_bytes = 0
+project_doc_fallback_filenames = ["CLAUDE.md"]
+project_root_markers = []
+model_reasoning_effort = "high"
+model_reasoning_summary = "detailed"
+model_verbosity = "low"
+current_date = "2025-12-31"
+timezone = "Europe/Berlin"
+shell = "zsh"
+seed = 42
+cwd = "/work/project"
+collaboration_mode = "plan"
+realtime = true
+
+[features]
+personality = false
+child_agents_md = true
+"#,
+    ));
+    std::fs::write(
+        fixture.codex_home().join("instructions.md"),
+        "base from file",
+    )
+    .unwrap();
+    let config = fixture.load().unwrap();
+    let mut features = Features::default();
+    features.set(Feature::Personality, false);
+    features.set(Feature::ChildAgentsMd, true);
+    assert_eq!(
+        config,
+        Config {
+            codex_home: fixture.codex_home(),
+            config_path: fixture.config_path(),
+            cwd: "/work/project".into(),
+            model: Some("gpt-5.5".to_string()),
+            model_provider: ModelProvider {
+                id: "azure".to_string(),
+                name: Some("Azure".to_string()),
+                base_url: Some("https://example.invalid/v1".to_string()),
+            },
+            personality: Some(Personality::Friendly),
+            sandbox_mode: SandboxMode::WorkspaceWrite,
+            approval_policy: AskForApproval::Never,
+            base_instructions: Some("base from file".to_string()),
+            model_instructions_file: Some(fixture.codex_home().join("instructions.md")),
+            developer_instructions: Some("be brief".to_string()),
+            model_catalog: Some(fixture.codex_home().join("catalog.json")),
+            project_doc_max_bytes: 0,
+            project_doc_fallback_filenames: vec!["CLAUDE.md".to_string()],
+            project_root_markers: Vec::new(),
+            model_reasoning_effort: Some(ReasoningEffort::High),
+            model_reasoning_summary: Some(ReasoningSummary::Detailed),
+            model_verbosity: Some(Verbosity::Low),
+            features,
+            current_date: "2025-12-31".to_string(),
+            timezone: "Europe/Berlin".to_string(),
+            shell: "zsh".to_string(),
+            seed: Some(42),
+            collaboration_mode: ModeKind::Plan,
+            realtime: true,
+            warnings: Vec::new(),
+        }
+    );
+}
+
+#[test]
+fn known_keys_are_exactly_the_config_toml_fields() {
+    let full = ConfigToml {
+        model: Some(String::new()),
+        model_provider: Some(ModelProviderToml::Table(ModelProviderTable::default())),
+        personality: Some(Personality::None),
+        sandbox_mode: Some(SandboxMode::ReadOnly),
+        approval_policy: Some(AskForApproval::Never),
+        base_instructions: Some(String::new()),
+        model_instructions_file: Some("f".into()),
+        developer_instructions: Some(String::new()),
+        model_catalog: Some("c".into()),
+        project_doc_max_bytes: Some(1),
+        project_doc_fallback_filenames: Some(Vec::new()),
+        project_root_markers: Some(ProjectRootMarkersToml::Markers(Vec::new())),
+        model_reasoning_effort: Some(ReasoningEffort::Low),
+        model_reasoning_summary: Some(ReasoningSummary::Auto),
+        model_verbosity: Some(Verbosity::Medium),
+        features: Some(Default::default()),
+        current_date: Some(String::new()),
+        timezone: Some(String::new()),
+        shell: Some(String::new()),
+        seed: Some(1),
+        cwd: Some("/".into()),
+        collaboration_mode: Some(ModeKind::Default),
+        realtime: Some(false),
+    };
+    let table = toml::Table::try_from(&full).unwrap();
+    let fields: BTreeSet<&str> = table.keys().map(String::as_str).collect();
+    assert_eq!(fields, KNOWN_KEYS.iter().copied().collect::<BTreeSet<_>>());
+}
+
+#[test]
+fn cli_overrides_beat_the_file_and_flags_beat_cli_overrides() {
+    let fixture = Fixture::new(Some(
+        "model = \"from-file\"\nsandbox_mode = \"read-only\"\npersonality = \"friendly\"\n[features]\napps = false\n",
+    ));
+    let flags = ConfigOverrides {
+        model: Some("from-flag".to_string()),
+        ..ConfigOverrides::default()
+    };
+    let config = fixture
+        .load_with(
+            &flags,
+            &[
+                "model=from-cli",
+                "sandbox_mode=danger-full-access",
+                "sandbox_mode=workspace-write",
+                "features.token_budget=true",
+            ],
+        )
+        .unwrap();
+    assert_eq!(config.model.as_deref(), Some("from-flag"));
+    assert_eq!(config.sandbox_mode, SandboxMode::WorkspaceWrite);
+    assert_eq!(config.personality, Some(Personality::Friendly));
+    let mut features = Features::default();
+    features.set(Feature::Apps, false);
+    features.set(Feature::TokenBudget, true);
+    assert_eq!(config.features, features);
+}
+
+#[test]
+fn cli_override_values_are_toml_or_else_strings() {
+    let parse = |raw: &str| raw.parse::<CliOverride>().unwrap();
+    assert_eq!(
+        parse("features.personality=false"),
+        CliOverride {
+            raw: "features.personality=false".to_string(),
+            path: vec!["features".to_string(), "personality".to_string()],
+            value: toml::Value::Boolean(false),
+        }
+    );
+    assert_eq!(
+        parse("model=gpt-5").value,
+        toml::Value::String("gpt-5".to_string())
+    );
+    assert_eq!(
+        parse("model=\"quoted\"").value,
+        toml::Value::String("quoted".to_string())
+    );
+    assert_eq!(parse(" seed = 7 ").value, toml::Value::Integer(7));
+    assert_eq!(
+        parse("project_root_markers=[\".git\", \".hg\"]").value,
+        toml::Value::Array(vec![
+            toml::Value::String(".git".to_string()),
+            toml::Value::String(".hg".to_string()),
+        ])
+    );
+    assert_eq!(
+        parse("model=a = b").value,
+        toml::Value::String("a = b".to_string())
+    );
+    assert_eq!(
+        parse("model=1\nseed = 2").value,
+        toml::Value::String("1\nseed = 2".to_string())
+    );
+}
+
+#[test]
+fn malformed_cli_overrides_are_errors() {
+    for (raw, message) in [
+        ("model", "-c model: expected key=value"),
+        (
+            "features..x=1",
+            "-c features..x=1: the key must be a dotted path of non-empty names",
+        ),
+        (
+            "=1",
+            "-c =1: the key must be a dotted path of non-empty names",
+        ),
+    ] {
+        let error = raw.parse::<CliOverride>().unwrap_err();
+        assert_eq!(error.to_string(), message);
+    }
+    let fixture = Fixture::new(None);
+    let error = fixture
+        .load_with(&ConfigOverrides::default(), &["sandbox_mode=sideways"])
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "-c sandbox_mode=sideways: unknown variant `sideways`, expected one of `read-only`, `workspace-write`, `danger-full-access`"
+    );
+}
+
+#[test]
+fn unknown_cli_override_keys_warn() {
+    let fixture = Fixture::new(None);
+    let config = fixture
+        .load_with(
+            &ConfigOverrides::default(),
+            &["mcp_servers.x.command=ls", "features.telepathy=true"],
+        )
+        .unwrap();
+    assert_eq!(
+        config.warnings,
+        vec![
+            ConfigWarning::UnknownKey {
+                origin: ConfigOrigin::CliOverride("mcp_servers.x.command=ls".to_string()),
+                key: "mcp_servers.x.command".to_string(),
+            },
+            ConfigWarning::UnknownFeature {
+                origin: ConfigOrigin::CliOverride("features.telepathy=true".to_string()),
+                key: "telepathy".to_string(),
+            },
+        ]
+    );
+    assert_eq!(
+        config.warnings[0].to_string(),
+        "-c mcp_servers.x.command=ls: unknown config key `mcp_servers.x.command` ignored"
+    );
+}
+
+#[test]
+fn feature_flags_toggle_and_unknown_ones_warn() {
+    let fixture = Fixture::new(None);
+    let flags = ConfigOverrides {
+        features: [
+            ("child_agents_md".to_string(), true),
+            ("plugins".to_string(), false),
+            ("warp_drive".to_string(), true),
+        ]
+        .into_iter()
+        .collect(),
+        ..ConfigOverrides::default()
+    };
+    let config = fixture.load_with(&flags, &[]).unwrap();
+    assert!(config.features.enabled(Feature::ChildAgentsMd));
+    assert!(!config.features.enabled(Feature::Plugins));
+    assert_eq!(
+        config.warnings,
+        vec![ConfigWarning::UnknownFeature {
+            origin: ConfigOrigin::Flag {
+                key: "features".to_string()
+            },
+            key: "warp_drive".to_string(),
+        }]
+    );
+}
+
+#[test]
+fn default_features_follow_upstream() {
+    let enabled: Vec<&str> = Features::default().iter().map(Feature::key).collect();
+    assert_eq!(
+        enabled,
+        vec![
+            "personality",
+            "apps",
+            "plugins",
+            "tool_suggest",
+            "multi_agent"
+        ]
+    );
+    for feature in Feature::ALL {
+        assert_eq!(Feature::from_key(feature.key()), Some(*feature));
+    }
+}
+
+#[test]
+fn model_provider_accepts_an_id_string() {
+    let fixture = Fixture::new(Some("model_provider = \"ollama\"\n"));
+    assert_eq!(
+        fixture.load().unwrap().model_provider,
+        ModelProvider {
+            id: "ollama".to_string(),
+            name: None,
+            base_url: None,
+        }
+    );
+}
+
+#[test]
+fn codex_home_comes_from_flag_then_env_then_home() {
+    let fixture = Fixture::new(None);
+    let other = tempfile::tempdir().unwrap();
+    let flag_home = tempfile::tempdir().unwrap();
+    let mut env = fixture.env();
+    env.codex_home = Some(other.path().to_path_buf());
+    let config = Config::load(&ConfigOverrides::default(), &[], &env).unwrap();
+    assert_eq!(config.codex_home, other.path());
+    let flags = ConfigOverrides {
+        codex_home: Some(flag_home.path().to_path_buf()),
+        ..ConfigOverrides::default()
+    };
+    assert_eq!(
+        Config::load(&flags, &[], &env).unwrap().config_path,
+        flag_home.path().join("config.toml")
+    );
+    env.codex_home = None;
+    env.home_dir = None;
+    let error = Config::load(&ConfigOverrides::default(), &[], &env).unwrap_err();
+    assert!(matches!(error, ConfigError::NoCodexHome));
+}
+
+#[test]
+fn relative_paths_resolve_against_their_layer() {
+    let fixture = Fixture::new(Some("model_catalog = \"catalogs/models.json\"\n"));
+    assert_eq!(
+        fixture.load().unwrap().model_catalog,
+        Some(fixture.codex_home().join("catalogs/models.json"))
+    );
+    let config = fixture
+        .load_with(
+            &ConfigOverrides::default(),
+            &["model_catalog=local.json", "cwd=sub/../dir"],
+        )
+        .unwrap();
+    assert_eq!(
+        config.model_catalog,
+        Some(fixture.cwd.path().join("local.json"))
+    );
+    assert_eq!(config.cwd, fixture.cwd.path().join("dir"));
+}
+
+#[test]
+fn model_instructions_file_must_be_readable() {
+    let fixture = Fixture::new(Some("model_instructions_file = \"missing.md\"\n"));
+    let error = fixture.load().unwrap_err();
+    assert!(
+        error.to_string().starts_with(&format!(
+            "cannot read model_instructions_file file {}: ",
+            fixture.codex_home().join("missing.md").display()
+        )),
+        "{error}"
+    );
+}
+
+#[test]
+fn an_unreadable_config_file_is_an_error() {
+    let fixture = Fixture::new(None);
+    std::fs::create_dir(fixture.config_path()).unwrap();
+    let error = fixture.load().unwrap_err();
+    assert!(matches!(error, ConfigError::ReadFile { .. }), "{error}");
+}
+
+#[test]
+fn agents_md_request_uses_config_values() {
+    let fixture = Fixture::new(Some(
+        "project_doc_max_bytes = 10\nproject_doc_fallback_filenames = [\"X.md\"]\n[features]\nchild_agents_md = true\n",
+    ));
+    let config = fixture.load().unwrap();
+    let request = config.agents_md_request("guidance");
+    assert_eq!(request.options.max_bytes, 10);
+    assert_eq!(request.options.fallback_filenames, vec!["X.md".to_string()]);
+    assert_eq!(request.internal_guidance.as_deref(), Some("guidance"));
+    assert_eq!(request.codex_home, Some(fixture.codex_home()));
+    assert_eq!(request.environments[0].cwd, fixture.cwd.path());
+}
