@@ -1,6 +1,8 @@
 //! `codex-context world-state diff`: the library function behind it, driven through the
 //! section catalogue with JSON inputs.
 
+#![allow(clippy::expect_used)]
+
 use codex_core::context::world_state::PreviousSectionArg;
 use codex_core::context::world_state::WorldState;
 use codex_core::context::world_state::build_catalog_section;

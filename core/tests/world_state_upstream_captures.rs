@@ -2,6 +2,8 @@
 //! upstream Codex. Needs `CODEX_UPSTREAM_FIXTURES` (the folder holding `captures/`); without
 //! it the tests print a notice and pass.
 
+#![allow(clippy::expect_used)]
+
 use std::path::PathBuf;
 
 use codex_core::context::world_state::WorldState;
