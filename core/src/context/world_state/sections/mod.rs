@@ -6,7 +6,9 @@ pub mod apps_instructions;
 pub mod collaboration_mode;
 pub mod context_window;
 pub mod context_window_guidance;
+pub mod environments;
 pub mod environments_instructions;
+mod environments_xml;
 pub mod guidance;
 pub mod managed_developer_instructions;
 pub mod model;
@@ -26,6 +28,7 @@ pub(crate) static SECTION_CATALOG: &[CatalogEntry] = &[
     CatalogEntry::of::<realtime::RealtimeSection>(),
     CatalogEntry::of::<agents_md::AgentsMdSection>(),
     CatalogEntry::of::<collaboration_mode::CollaborationModeSection>(),
+    CatalogEntry::of::<environments::EnvironmentsSection>(),
     CatalogEntry::of::<environments_instructions::EnvironmentsInstructionsSection>(),
     CatalogEntry::of::<apps_instructions::AppsInstructionsSection>(),
     CatalogEntry::of::<plugins_instructions::PluginsInstructionsSection>(),
