@@ -126,6 +126,22 @@ template_catalogue! {
     GuidanceApps => "guidance/apps.md" [],
     /// `<plugins_instructions>` guidance on plugins.
     GuidancePlugins => "guidance/plugins.md" [],
+    /// `<tools>` heading of the full list of deferred tool namespaces.
+    DeferredToolNamespaces => "tools/deferred_namespaces.md" [],
+    /// `<tools>` heading of namespaces added (or redescribed) since the last update.
+    DeferredToolNamespacesAdded => "tools/added_deferred_namespaces.md" [],
+    /// `<tools>` heading of namespaces removed since the last update.
+    DeferredToolNamespacesRemoved => "tools/removed_deferred_namespaces.md" [],
+    /// `<tools>` line when no deferred namespace is left.
+    DeferredToolNamespacesNoneRemain => "tools/no_deferred_namespaces_remain.md" [],
+    /// `<tools>` line standing for entries cut by the fragment size cap.
+    DeferredToolNamespacesOmitted => "tools/deferred_namespaces_omitted.md" ["count"],
+    /// Marker put where a custom multi-agent mode text was cut to its token budget.
+    MultiAgentCustomModeTruncated => "multi_agent/custom_mode_truncated.md" ["tokens"],
+    /// `<git_attribution>` policy: end commit messages with a co-author trailer.
+    GitAttributionEnabled => "git_attribution/enabled.md" ["trailer"],
+    /// `<git_attribution>` notice that the trailer policy no longer applies.
+    GitAttributionDisabled => "git_attribution/disabled.md" [],
 }
 
 impl TemplateId {
