@@ -124,3 +124,7 @@ impl FragmentHistory for IndexedHistory<'_> {
         entry.found
     }
 }
+
+#[cfg(test)]
+#[path = "history_tests.rs"]
+mod tests;

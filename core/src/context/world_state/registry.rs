@@ -1,5 +1,3 @@
-use serde_json::Value;
-
 use super::erased::ErasedWorldStateSection;
 use super::error::WorldStateError;
 use super::extension::WorldStateSectionContribution;
@@ -139,51 +137,46 @@ impl WorldState {
         self.sections
             .iter()
             .filter_map(|section| {
-                let stored = baseline.and_then(|snapshot| snapshot.get(section.section_id()));
-                let state = previous_state_from_history(section.as_ref(), stored, &mut history);
+                let id = section.section_id();
+                let state = match baseline.and_then(|snapshot| snapshot.get(id)) {
+                    Some(stored) if !section.requires_retained_fragment() => {
+                        PreviousSectionState::Known(stored)
+                    }
+                    Some(stored) => {
+                        let matcher = |role: &str, text: &str| {
+                            section.recognises_retained_fragment(role, text)
+                        };
+                        let retained = history.contains_fragment(&FragmentQuery {
+                            section_id: id,
+                            purpose: FragmentMatchPurpose::Retained,
+                            matcher_key: &section.fragment_matcher_key(),
+                            matcher: &matcher,
+                        });
+                        // The model lost the text, so the section renders as if brand new.
+                        if retained {
+                            PreviousSectionState::Known(stored)
+                        } else {
+                            PreviousSectionState::Absent
+                        }
+                    }
+                    None => {
+                        let matcher =
+                            |role: &str, text: &str| section.recognises_legacy_fragment(role, text);
+                        let seen = history.contains_fragment(&FragmentQuery {
+                            section_id: id,
+                            purpose: FragmentMatchPurpose::Legacy,
+                            matcher_key: &section.fragment_matcher_key(),
+                            matcher: &matcher,
+                        });
+                        if seen {
+                            PreviousSectionState::Unknown
+                        } else {
+                            PreviousSectionState::Absent
+                        }
+                    }
+                };
                 section.render_diff_from_json(state)
             })
             .collect()
-    }
-}
-
-fn previous_state_from_history<'a, H: FragmentHistory>(
-    section: &dyn ErasedWorldStateSection,
-    stored: Option<&'a Value>,
-    history: &mut H,
-) -> PreviousSectionState<'a, Value> {
-    match stored {
-        Some(stored) => {
-            if !section.requires_retained_fragment() {
-                return PreviousSectionState::Known(stored);
-            }
-            let matcher = |role: &str, text: &str| section.recognises_retained_fragment(role, text);
-            let retained = history.contains_fragment(&FragmentQuery {
-                section_id: section.section_id(),
-                purpose: FragmentMatchPurpose::Retained,
-                matcher_key: "",
-                matcher: &matcher,
-            });
-            if retained {
-                PreviousSectionState::Known(stored)
-            } else {
-                PreviousSectionState::Absent
-            }
-        }
-        None => {
-            let matcher = |role: &str, text: &str| section.recognises_legacy_fragment(role, text);
-            let matcher_key = section.fragment_matcher_key();
-            let seen = history.contains_fragment(&FragmentQuery {
-                section_id: section.section_id(),
-                purpose: FragmentMatchPurpose::Legacy,
-                matcher_key: &matcher_key,
-                matcher: &matcher,
-            });
-            if seen {
-                PreviousSectionState::Unknown
-            } else {
-                PreviousSectionState::Absent
-            }
-        }
     }
 }

@@ -85,13 +85,6 @@ impl CollaborationModeSection {
             instructions,
         }
     }
-
-    fn instructions_fingerprint(&self) -> Option<&FragmentFingerprint> {
-        match &self.snapshot {
-            CollaborationModeSnapshot::Current { instructions, .. } => instructions.as_ref(),
-            CollaborationModeSnapshot::Legacy(_) => None,
-        }
-    }
 }
 
 /// `<collaboration_mode>` + `instructions` + `</collaboration_mode>`.
@@ -123,6 +116,10 @@ impl WorldStateSection for CollaborationModeSection {
         &self,
         previous: PreviousSectionState<'_, CollaborationModeSnapshot>,
     ) -> Option<SectionFragment> {
+        let current_fingerprint = match &self.snapshot {
+            CollaborationModeSnapshot::Current { instructions, .. } => instructions.as_ref(),
+            CollaborationModeSnapshot::Legacy(_) => None,
+        };
         let unchanged = match previous {
             PreviousSectionState::Absent => self.instructions.is_none(),
             PreviousSectionState::Unknown => false,
@@ -135,7 +132,7 @@ impl WorldStateSection for CollaborationModeSection {
                             CollaborationModeSnapshot::Current {
                                 instructions: Some(previous_fingerprint),
                                 ..
-                            } if Some(previous_fingerprint) == self.instructions_fingerprint()
+                            } if Some(previous_fingerprint) == current_fingerprint
                         ))
             }
         };

@@ -61,12 +61,12 @@ pub struct RealtimeSectionInputs {
 #[derive(Clone, Debug)]
 pub struct RealtimeSection {
     snapshot: RealtimeSnapshot,
-    start: SectionFragmentText,
+    start: StartText,
     end: String,
 }
 
 #[derive(Clone, Debug)]
-enum SectionFragmentText {
+enum StartText {
     BuiltIn(String),
     Custom(String),
 }
@@ -74,10 +74,10 @@ enum SectionFragmentText {
 impl RealtimeSection {
     pub fn new(inputs: RealtimeSectionInputs, templates: &TemplateSet) -> Self {
         let start = match inputs.start_instructions.filter(|text| !text.is_empty()) {
-            Some(custom) => SectionFragmentText::Custom(custom),
-            None => SectionFragmentText::BuiltIn(
-                templates.text(TemplateId::RealtimeStart).trim().to_string(),
-            ),
+            Some(custom) => StartText::Custom(custom),
+            None => {
+                StartText::BuiltIn(templates.text(TemplateId::RealtimeStart).trim().to_string())
+            }
         };
         let end = inputs
             .end_instructions
@@ -90,19 +90,6 @@ impl RealtimeSection {
             start,
             end,
         }
-    }
-
-    fn start_fragment(&self) -> SectionFragment {
-        match &self.start {
-            SectionFragmentText::BuiltIn(text) => REALTIME_START.fragment(format!("\n{text}\n")),
-            SectionFragmentText::Custom(text) => {
-                REALTIME_CUSTOM_START.fragment(format!("\n{text}\n"))
-            }
-        }
-    }
-
-    fn end_fragment(&self) -> SectionFragment {
-        REALTIME_END.fragment(format!("\n{}\n", self.end))
     }
 }
 
@@ -136,8 +123,11 @@ impl WorldStateSection for RealtimeSection {
             PreviousSectionState::Absent | PreviousSectionState::Unknown => None,
         };
         match (was_active, self.snapshot.active) {
-            (Some(false) | None, true) => Some(self.start_fragment()),
-            (Some(true), false) => Some(self.end_fragment()),
+            (Some(false) | None, true) => Some(match &self.start {
+                StartText::BuiltIn(text) => REALTIME_START.fragment(format!("\n{text}\n")),
+                StartText::Custom(text) => REALTIME_CUSTOM_START.fragment(format!("\n{text}\n")),
+            }),
+            (Some(true), false) => Some(REALTIME_END.fragment(format!("\n{}\n", self.end))),
             (Some(true), true) | (Some(false) | None, false) => None,
         }
     }
