@@ -15,6 +15,7 @@ pub mod model;
 pub mod personality;
 pub mod plugins_instructions;
 pub mod realtime;
+pub mod tools;
 
 use super::CatalogEntry;
 
@@ -32,5 +33,6 @@ pub(crate) static SECTION_CATALOG: &[CatalogEntry] = &[
     CatalogEntry::of::<environments_instructions::EnvironmentsInstructionsSection>(),
     CatalogEntry::of::<apps_instructions::AppsInstructionsSection>(),
     CatalogEntry::of::<plugins_instructions::PluginsInstructionsSection>(),
+    CatalogEntry::of::<tools::ToolsSection>(),
     CatalogEntry::of::<managed_developer_instructions::ManagedDeveloperInstructionsSection>(),
 ];
