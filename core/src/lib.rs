@@ -1,5 +1,7 @@
 //! Core of the context engine: configuration and AGENTS.md discovery.
 
 pub mod agents_md;
+pub mod base_instructions;
 pub mod config;
 pub mod context;
+pub mod turn_context;

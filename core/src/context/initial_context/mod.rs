@@ -1,0 +1,245 @@
+//! Full-context assembly for a turn with no baseline (first turn, after a clear, new context
+//! window): `build_initial_context_with_world_state` (session_assembly §2).
+//!
+//! Fragments are routed into buckets and each bucket becomes one message with one annotated
+//! `input_text` per fragment:
+//! 1. the developer bundle: a `<model_switch>` notice first, then configured developer
+//!    instructions, then every other developer fragment in section order;
+//! 2. one developer message per separate fragment (`<context_window>`, `<multi_agent_role>`,
+//!    unmarked usage hints);
+//! 3. the `<multi_agent_mode>` message;
+//! 4. the contextual user message (AGENTS.md, `<environment_context>`);
+//! 5. a guardian reviewer's policy;
+//! 6. managed developer instructions, last.
+//!
+//! Every item is stamped with the turn id, because new windows and compaction install these
+//! items directly into history.
+
+mod fragments;
+
+use codex_protocol::ContentItem;
+use codex_protocol::ContentItemKind;
+use codex_protocol::InternalChatMessageMetadataPassthrough;
+use codex_protocol::ResponseItem;
+
+pub use fragments::DEVELOPER_INSTRUCTIONS_KIND;
+pub use fragments::DeveloperInstructions;
+pub use fragments::GUARDIAN_POLICY_KIND;
+pub use fragments::GuardianPolicy;
+
+use crate::config::Feature;
+use crate::context::world_state::DEVELOPER_ROLE;
+use crate::context::world_state::PreviousSectionState;
+use crate::context::world_state::SectionFragment;
+use crate::context::world_state::USER_ROLE;
+use crate::context::world_state::WorldState;
+use crate::context::world_state::WorldStateSection;
+use crate::context::world_state::sections::context_window::ContextWindowSection;
+use crate::context::world_state::sections::context_window::ContextWindowSectionInputs;
+use crate::context::world_state::sections::managed_developer_instructions::MANAGED_DEVELOPER_INSTRUCTIONS;
+use crate::context::world_state::sections::model::MODEL_SWITCH;
+use crate::turn_context::TurnContext;
+
+/// Start marker of the multi-agent mode fragment, held back for its own message.
+pub const MULTI_AGENT_MODE_OPEN_TAG: &str = "<multi_agent_mode>";
+/// Markers of catalog-sourced multi-agent role instructions, which get their own message.
+pub const MULTI_AGENT_ROLE_MARKERS: (&str, &str) = ("<multi_agent_role>", "</multi_agent_role>");
+
+/// Where one content entry of the assembled context came from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ContextSource {
+    /// `developer_instructions` in configuration.
+    DeveloperInstructions,
+    /// A guardian reviewer's developer instructions.
+    GuardianPolicy,
+    /// The full render of a world-state section (by section ID).
+    Section(String),
+}
+
+/// One assembled message and, index-aligned with its content, where each entry came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContextMessage {
+    pub item: ResponseItem,
+    pub sources: Vec<ContextSource>,
+}
+
+/// The initial context: ordered messages ready to be recorded into history.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InitialContext {
+    messages: Vec<ContextMessage>,
+}
+
+impl InitialContext {
+    pub fn messages(&self) -> &[ContextMessage] {
+        &self.messages
+    }
+
+    pub fn items(&self) -> impl Iterator<Item = &ResponseItem> {
+        self.messages.iter().map(|message| &message.item)
+    }
+
+    pub fn into_messages(self) -> Vec<ContextMessage> {
+        self.messages
+    }
+
+    pub fn into_items(self) -> Vec<ResponseItem> {
+        self.messages
+            .into_iter()
+            .map(|message| message.item)
+            .collect()
+    }
+}
+
+/// A fragment waiting in a bucket, with its source.
+struct Routed {
+    fragment: SectionFragment,
+    source: ContextSource,
+}
+
+#[derive(Default)]
+struct Buckets {
+    developer: Vec<Routed>,
+    separate_developer: Vec<Routed>,
+    multi_agent_mode: Option<Routed>,
+    contextual_user: Vec<Routed>,
+    guardian_policy: Option<Routed>,
+    managed_developer_instructions: Option<Routed>,
+}
+
+/// Assembles the full context of `turn` from the full render of `world_state` (every section
+/// rendered against an Absent previous state).
+pub fn build_initial_context_with_world_state(
+    turn: &TurnContext,
+    world_state: &WorldState,
+) -> InitialContext {
+    let mut buckets = Buckets::default();
+    let guardian = turn.session_source.is_guardian_reviewer();
+    let developer_instructions = turn
+        .developer_instructions
+        .as_deref()
+        .filter(|text| !text.is_empty());
+    if let Some(text) = developer_instructions {
+        if guardian {
+            // A reviewer's instructions are its policy: held back for a message of their own.
+            buckets.guardian_policy = Some(Routed {
+                fragment: Box::new(GuardianPolicy::new(text)),
+                source: ContextSource::GuardianPolicy,
+            });
+        } else {
+            buckets.developer.push(Routed {
+                fragment: Box::new(DeveloperInstructions::new(text)),
+                source: ContextSource::DeveloperInstructions,
+            });
+        }
+    }
+
+    if turn.features.enabled(Feature::TokenBudget) && turn.model.resolved_context_window().is_some()
+    {
+        let budget = &turn.token_budget;
+        let section = ContextWindowSection::new(ContextWindowSectionInputs {
+            agent_path: budget.agent_path.clone(),
+            first_window_id: budget.first_window_id.clone(),
+            window_id: budget.window_id.clone(),
+            previous_window_id: budget.previous_window_id.clone(),
+            thread_hint: budget.thread_hint.clone(),
+        });
+        // Full-context metadata: the section itself never re-emits it in steady-state diffs.
+        buckets.separate_developer.push(Routed {
+            fragment: section.full_fragment(),
+            source: ContextSource::Section(<ContextWindowSection as WorldStateSection>::ID.to_string()),
+        });
+    }
+
+    for section in world_state.sections() {
+        let Some(fragment) = section.render_diff_from_json(PreviousSectionState::Absent) else {
+            continue;
+        };
+        let routed = Routed {
+            fragment,
+            source: ContextSource::Section(section.section_id().to_string()),
+        };
+        route(&mut buckets, routed);
+    }
+
+    let turn_id = turn.turn_id.as_str();
+    let mut messages = Vec::new();
+    let mut emit = |role: &'static str, entries: Vec<Routed>| {
+        if let Some(mut message) = bucket_message(role, entries) {
+            message.item.set_turn_id_if_missing(turn_id);
+            messages.push(message);
+        }
+    };
+    emit(DEVELOPER_ROLE, buckets.developer);
+    for routed in buckets.separate_developer {
+        emit(DEVELOPER_ROLE, vec![routed]);
+    }
+    emit(DEVELOPER_ROLE, buckets.multi_agent_mode.into_iter().collect());
+    emit(USER_ROLE, buckets.contextual_user);
+    emit(DEVELOPER_ROLE, buckets.guardian_policy.into_iter().collect());
+    emit(
+        DEVELOPER_ROLE,
+        buckets.managed_developer_instructions.into_iter().collect(),
+    );
+    InitialContext { messages }
+}
+
+/// Puts one world-state fragment into its bucket (session_assembly §2 step 6).
+fn route(buckets: &mut Buckets, routed: Routed) {
+    let fragment = routed.fragment.as_ref();
+    if fragment.role() != DEVELOPER_ROLE {
+        buckets.contextual_user.push(routed);
+        return;
+    }
+    let markers = fragment.markers();
+    if markers == MODEL_SWITCH.markers() {
+        // The new model's instructions must precede the rest of the developer context.
+        buckets.developer.insert(0, routed);
+    } else if markers.0 == MULTI_AGENT_MODE_OPEN_TAG {
+        buckets.multi_agent_mode = Some(routed);
+    } else if markers == MANAGED_DEVELOPER_INSTRUCTIONS.markers() {
+        buckets.managed_developer_instructions = Some(routed);
+    } else if markers == MULTI_AGENT_ROLE_MARKERS
+        || (fragment.requires_separate_message() && markers == ("", ""))
+    {
+        buckets.separate_developer.push(routed);
+    } else {
+        buckets.developer.push(routed);
+    }
+}
+
+/// One message carrying every fragment of a bucket, or `None` for an empty bucket.
+fn bucket_message(role: &'static str, entries: Vec<Routed>) -> Option<ContextMessage> {
+    if entries.is_empty() {
+        return None;
+    }
+    let mut content = Vec::with_capacity(entries.len());
+    let mut kinds = Vec::with_capacity(entries.len());
+    let mut sources = Vec::with_capacity(entries.len());
+    for Routed { fragment, source } in entries {
+        let (item, kind): (ContentItem, ContentItemKind) = fragment
+            .render_fragment()
+            .into_parts()
+            .1
+            .into_parts();
+        content.push(item);
+        kinds.push(kind);
+        sources.push(source);
+    }
+    let item = ResponseItem::Message {
+        encrypted_content: None,
+        status: None,
+        id: None,
+        role: role.to_string(),
+        content,
+        phase: None,
+        internal_chat_message_metadata_passthrough: Some(InternalChatMessageMetadataPassthrough {
+            content_item_kinds: Some(kinds),
+            ..InternalChatMessageMetadataPassthrough::default()
+        }),
+    };
+    Some(ContextMessage { item, sources })
+}
+
+#[cfg(test)]
+#[path = "initial_context_tests.rs"]
+mod tests;

@@ -1,0 +1,140 @@
+//! Building a [`TurnContext`] from loaded configuration.
+
+use codex_models_manager::ModelCatalog;
+use codex_models_manager::ModelsConfigOverrides;
+use codex_models_manager::PersonalityFeature;
+use codex_models_manager::with_config_overrides;
+use codex_prompts::TemplateId;
+use codex_prompts::TemplateSet;
+use codex_protocol::BaseInstructions;
+use codex_protocol::CollaborationMode;
+use codex_protocol::CollaborationModeSettings;
+use codex_protocol::ModeKind;
+use codex_protocol::SandboxMode;
+use codex_protocol::SandboxPolicy;
+use codex_protocol::WebSearchMode;
+
+use super::BaseInstructionsOverrides;
+use super::LOCAL_ENVIRONMENT_ID;
+use super::TurnContext;
+use super::TurnEnvironment;
+use crate::agents_md::AgentsMdDiscovery;
+use crate::config::Config;
+use crate::config::Feature;
+use crate::context::world_state::sections::environments::EnvironmentStatus;
+use crate::ids::IdGenerator;
+
+/// What a turn context is built from besides the configuration.
+#[derive(Debug, Clone, Copy)]
+pub struct TurnContextSources<'a> {
+    pub catalog: &'a ModelCatalog,
+    pub templates: &'a TemplateSet,
+    /// Thread, turn and window ids come from here (seeded for reproducible output).
+    pub ids: &'a IdGenerator,
+    /// Base instructions recorded by a session being resumed or forked.
+    pub recorded_base_instructions: Option<&'a BaseInstructions>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TurnContextError {
+    #[error("no model is configured and the model catalog is empty")]
+    NoModel,
+}
+
+impl TurnContext {
+    /// The first turn of a new root thread as `config` describes it. `agents_md` is the
+    /// discovery for `config.cwd` (left out of the context when `None`).
+    pub fn from_config(
+        config: &Config,
+        sources: TurnContextSources<'_>,
+        agents_md: Option<AgentsMdDiscovery>,
+    ) -> Result<TurnContext, TurnContextError> {
+        let slug = match &config.model {
+            Some(model) => model.clone(),
+            None => sources
+                .catalog
+                .default_model()
+                .map(|model| model.slug.clone())
+                .ok_or(TurnContextError::NoModel)?,
+        };
+        let personality_feature = if config.features.enabled(Feature::Personality) {
+            PersonalityFeature::Enabled
+        } else {
+            PersonalityFeature::Disabled
+        };
+        let model = with_config_overrides(
+            sources.catalog.lookup(&slug).info,
+            &ModelsConfigOverrides {
+                base_instructions: config.base_instructions.clone(),
+                personality: personality_feature,
+                ..ModelsConfigOverrides::default()
+            },
+        );
+
+        let thread_id = sources.ids.thread_id().to_string();
+        let turn_id = sources.ids.turn_id().to_string();
+        let window_id = sources.ids.uuid_v7().to_string();
+        let mut turn = TurnContext::for_model(thread_id, turn_id, model, config.cwd.clone());
+        turn.personality = match personality_feature {
+            PersonalityFeature::Enabled => config.personality,
+            PersonalityFeature::Disabled => None,
+        };
+        let configured = config
+            .base_instructions
+            .as_ref()
+            .map(|text| BaseInstructions {
+                text: text.clone(),
+                provenance: None,
+            });
+        turn.resolve_base_instructions(BaseInstructionsOverrides {
+            configured: configured.as_ref(),
+            recorded: sources.recorded_base_instructions,
+        });
+        turn.environments = vec![TurnEnvironment {
+            id: LOCAL_ENVIRONMENT_ID.to_string(),
+            cwd: config.cwd.display().to_string(),
+            status: EnvironmentStatus::Available,
+            shell: Some(config.shell.clone()),
+        }];
+        turn.current_date = config.current_date.clone();
+        turn.timezone = config.timezone.clone();
+        turn.sandbox_policy = SandboxPolicy::from_mode(config.sandbox_mode);
+        turn.approval_policy = config.approval_policy;
+        turn.collaboration_mode = CollaborationMode {
+            mode: config.collaboration_mode,
+            settings: CollaborationModeSettings {
+                model: turn.model.slug.clone(),
+                reasoning_effort: config.model_reasoning_effort.clone(),
+                // Plan mode comes with its own instructions; the default mode adds none, as in
+                // upstream's default sessions.
+                developer_instructions: match config.collaboration_mode {
+                    ModeKind::Plan => Some(
+                        sources
+                            .templates
+                            .text(TemplateId::CollaborationModePlan)
+                            .to_string(),
+                    ),
+                    ModeKind::Default => None,
+                },
+            },
+        };
+        turn.features = config.features.clone();
+        turn.developer_instructions = config
+            .developer_instructions
+            .clone()
+            .filter(|text| !text.is_empty());
+        turn.agents_md = agents_md;
+        turn.token_budget.first_window_id = window_id.clone();
+        turn.token_budget.window_id = window_id;
+        turn.realtime.active = config.realtime;
+        turn.reasoning_effort = config.model_reasoning_effort.clone();
+        turn.reasoning_summary = config.model_reasoning_summary;
+        turn.verbosity = config.model_verbosity;
+        turn.web_search_mode = match config.sandbox_mode {
+            SandboxMode::DangerFullAccess => WebSearchMode::Live,
+            SandboxMode::ReadOnly | SandboxMode::WorkspaceWrite => WebSearchMode::Cached,
+        };
+        turn.provider_id = config.model_provider.id.clone();
+        Ok(turn)
+    }
+}

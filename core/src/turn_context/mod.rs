@@ -1,0 +1,326 @@
+//! Everything one turn's model context is assembled from: the model and its instructions, the
+//! working directory and environments, policies, modes, feature toggles and the texts that
+//! configuration adds. World-state sections and initial-context assembly read only this.
+//!
+//! A [`TurnContext`] is plain data. [`TurnContext::for_model`] gives a context with upstream's
+//! defaults for tests and embedders; [`TurnContext::from_config`] builds one from loaded
+//! configuration.
+
+mod from_config;
+
+use std::path::PathBuf;
+
+use codex_protocol::ApprovalsReviewer;
+use codex_protocol::AskForApproval;
+use codex_protocol::CollaborationMode;
+use codex_protocol::CollaborationModeSettings;
+use codex_protocol::ModeKind;
+use codex_protocol::Personality;
+use codex_protocol::ReasoningSummary;
+use codex_protocol::SandboxPolicy;
+use codex_protocol::Verbosity;
+use codex_protocol::WebSearchMode;
+use codex_protocol::openai_models::ModelInfo;
+use codex_protocol::openai_models::ReasoningEffort;
+
+pub use from_config::TurnContextError;
+pub use from_config::TurnContextSources;
+
+use crate::agents_md::AgentsMdDiscovery;
+use crate::base_instructions::BaseInstructionsInputs;
+use crate::base_instructions::ResolvedBaseInstructions;
+use crate::base_instructions::resolve_base_instructions;
+use crate::config::Features;
+use crate::context::world_state::sections::environments::EnvironmentStatus;
+use crate::context::world_state::sections::environments::NetworkContext;
+use crate::request::ROOT_AGENT_NAME;
+
+/// Who the session works for. Guardian reviewers get their developer instructions as a
+/// separate policy message and no managed instructions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SessionSource {
+    #[default]
+    Cli,
+    /// The automatic approval reviewer.
+    GuardianReviewer,
+}
+
+impl SessionSource {
+    pub fn is_guardian_reviewer(self) -> bool {
+        match self {
+            Self::Cli => false,
+            Self::GuardianReviewer => true,
+        }
+    }
+}
+
+/// Whether a group of context is given to the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Inclusion {
+    #[default]
+    Included,
+    Omitted,
+}
+
+impl Inclusion {
+    pub fn is_included(self) -> bool {
+        match self {
+            Self::Included => true,
+            Self::Omitted => false,
+        }
+    }
+}
+
+/// Whether something the model could be told about is usable this turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Availability {
+    Available,
+    #[default]
+    Unavailable,
+}
+
+impl Availability {
+    pub fn is_available(self) -> bool {
+        match self {
+            Self::Available => true,
+            Self::Unavailable => false,
+        }
+    }
+}
+
+/// Upstream's `include_*` switches for whole groups of context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ContextInclusion {
+    /// `<permissions instructions>`; when omitted only approved-prefix notices are sent.
+    pub permissions_instructions: Inclusion,
+    /// `<environment_context>`.
+    pub environment_context: Inclusion,
+    /// `<collaboration_mode>`.
+    pub collaboration_mode_instructions: Inclusion,
+}
+
+/// One execution environment selected for the turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnEnvironment {
+    pub id: String,
+    /// Native path string of the environment's own platform, shown verbatim.
+    pub cwd: String,
+    pub status: EnvironmentStatus,
+    /// Shell name (`bash`, `zsh`, …) when known.
+    pub shell: Option<String>,
+}
+
+/// Settings of the previous real turn, when there was one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreviousTurnSettings {
+    pub model: String,
+    pub personality: Option<Personality>,
+}
+
+/// Context-window bookkeeping (feature `token_budget`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenBudgetSettings {
+    /// This agent's path in the agent tree (`/root` for a root thread).
+    pub agent_path: String,
+    pub first_window_id: String,
+    pub window_id: String,
+    pub previous_window_id: Option<String>,
+    /// Notes carried over between windows, appended to the `<context_window>` block.
+    pub thread_hint: Option<String>,
+    /// Configured `<context_window_guidance>` text; blank means none.
+    pub guidance_message: Option<String>,
+}
+
+/// Realtime conversation state.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RealtimeSettings {
+    pub active: bool,
+    pub start_instructions: Option<String>,
+    pub end_instructions: Option<String>,
+}
+
+/// How proactively sub-agents are used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MultiAgentMode {
+    ExplicitRequestOnly,
+    Proactive,
+    Custom(String),
+}
+
+/// Where a multi-agent usage hint comes from; catalog texts are marked, configured ones are not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UsageHintSource {
+    ModelCatalog,
+    Configured,
+}
+
+/// Multi-agent settings of the turn.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MultiAgentSettings {
+    pub mode: Option<MultiAgentMode>,
+    pub usage_hint: Option<(String, UsageHintSource)>,
+}
+
+/// A tool namespace whose tools are loaded on demand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeferredToolNamespace {
+    pub name: String,
+    pub description: String,
+}
+
+/// Everything the model context of one turn is assembled from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TurnContext {
+    pub thread_id: String,
+    pub turn_id: String,
+    pub session_source: SessionSource,
+    /// The model sampling the turn, configuration applied.
+    pub model: ModelInfo,
+    pub personality: Option<Personality>,
+    pub base_instructions: ResolvedBaseInstructions,
+    pub previous_turn: Option<PreviousTurnSettings>,
+    /// The primary working directory.
+    pub cwd: PathBuf,
+    /// Selected environments; the first one is primary.
+    pub environments: Vec<TurnEnvironment>,
+    /// `YYYY-MM-DD` in `timezone`.
+    pub current_date: String,
+    pub timezone: String,
+    pub sandbox_policy: SandboxPolicy,
+    pub approval_policy: AskForApproval,
+    pub approvals_reviewer: ApprovalsReviewer,
+    pub approved_command_prefixes: Vec<Vec<String>>,
+    /// Managed network allow/deny lists, when a network proxy enforces them.
+    pub network: Option<NetworkContext>,
+    pub collaboration_mode: CollaborationMode,
+    pub features: Features,
+    pub inclusion: ContextInclusion,
+    /// `developer_instructions` from configuration.
+    pub developer_instructions: Option<String>,
+    /// `additional_developer_instructions` of managed requirements.
+    pub managed_developer_instructions: Option<String>,
+    /// AGENTS.md discovery for the turn's cwd; `None` when not run.
+    pub agents_md: Option<AgentsMdDiscovery>,
+    pub token_budget: TokenBudgetSettings,
+    pub realtime: RealtimeSettings,
+    pub multi_agent: MultiAgentSettings,
+    pub deferred_tool_namespaces: Vec<DeferredToolNamespace>,
+    pub apps: Availability,
+    pub plugins: Availability,
+    pub reasoning_effort: Option<ReasoningEffort>,
+    pub reasoning_summary: Option<ReasoningSummary>,
+    pub verbosity: Option<Verbosity>,
+    pub web_search_mode: WebSearchMode,
+    /// Configured model provider id (`openai` unless configured).
+    pub provider_id: String,
+}
+
+impl TurnContext {
+    /// A turn of a new root thread on `model` in `cwd`, with upstream's defaults: model-rendered
+    /// base instructions, read-only sandbox, on-request approvals, default collaboration mode,
+    /// default features, one available environment named `local` with shell `bash`, no
+    /// configured texts and no AGENTS.md. Date and timezone are left for the caller to pin
+    /// (`1970-01-01`, `UTC`).
+    pub fn for_model(
+        thread_id: impl Into<String>,
+        turn_id: impl Into<String>,
+        model: ModelInfo,
+        cwd: impl Into<PathBuf>,
+    ) -> Self {
+        let thread_id = thread_id.into();
+        let cwd = cwd.into();
+        let base_instructions = resolve_base_instructions(BaseInstructionsInputs {
+            configured: None,
+            recorded: None,
+            model: &model,
+            personality: None,
+        });
+        Self {
+            token_budget: TokenBudgetSettings {
+                agent_path: ROOT_AGENT_NAME.to_string(),
+                first_window_id: thread_id.clone(),
+                window_id: thread_id.clone(),
+                previous_window_id: None,
+                thread_hint: None,
+                guidance_message: None,
+            },
+            thread_id,
+            turn_id: turn_id.into(),
+            session_source: SessionSource::default(),
+            collaboration_mode: CollaborationMode {
+                mode: ModeKind::Default,
+                settings: CollaborationModeSettings {
+                    model: model.slug.clone(),
+                    reasoning_effort: None,
+                    developer_instructions: None,
+                },
+            },
+            personality: None,
+            base_instructions,
+            previous_turn: None,
+            environments: vec![TurnEnvironment {
+                id: LOCAL_ENVIRONMENT_ID.to_string(),
+                cwd: cwd.display().to_string(),
+                status: EnvironmentStatus::Available,
+                shell: Some(crate::config::DEFAULT_SHELL.to_string()),
+            }],
+            cwd,
+            current_date: "1970-01-01".to_string(),
+            timezone: crate::config::DEFAULT_TIMEZONE.to_string(),
+            sandbox_policy: SandboxPolicy::new_read_only_policy(),
+            approval_policy: AskForApproval::OnRequest,
+            approvals_reviewer: ApprovalsReviewer::User,
+            approved_command_prefixes: Vec::new(),
+            network: None,
+            features: Features::default(),
+            inclusion: ContextInclusion::default(),
+            developer_instructions: None,
+            managed_developer_instructions: None,
+            agents_md: None,
+            realtime: RealtimeSettings::default(),
+            multi_agent: MultiAgentSettings::default(),
+            deferred_tool_namespaces: Vec::new(),
+            apps: Availability::Unavailable,
+            plugins: Availability::Unavailable,
+            reasoning_effort: None,
+            reasoning_summary: None,
+            verbosity: None,
+            web_search_mode: WebSearchMode::default(),
+            provider_id: crate::config::DEFAULT_MODEL_PROVIDER_ID.to_string(),
+            model,
+        }
+    }
+
+    /// Re-resolves the base instructions after the model, personality or overrides changed.
+    pub fn resolve_base_instructions(&mut self, inputs: BaseInstructionsOverrides<'_>) {
+        self.base_instructions = resolve_base_instructions(BaseInstructionsInputs {
+            configured: inputs.configured,
+            recorded: inputs.recorded,
+            model: &self.model,
+            personality: self.personality,
+        });
+    }
+
+    /// The model the conversation moved here from, if any: the previous turn's model, else
+    /// the model named by `model{slug}` base instructions that are not this model's own.
+    pub fn previous_model(&self) -> Option<&str> {
+        match &self.previous_turn {
+            Some(previous) => Some(previous.model.as_str()),
+            None => self.base_instructions.generated_for_other_model(),
+        }
+    }
+}
+
+/// Identifier of the environment a local session runs in.
+pub const LOCAL_ENVIRONMENT_ID: &str = "local";
+
+/// The higher-priority sources of base instructions (see [`resolve_base_instructions`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BaseInstructionsOverrides<'a> {
+    pub configured: Option<&'a codex_protocol::BaseInstructions>,
+    pub recorded: Option<&'a codex_protocol::BaseInstructions>,
+}
+
+#[cfg(test)]
+#[path = "turn_context_tests.rs"]
+mod tests;
