@@ -4,4 +4,8 @@ pub mod agents_md;
 pub mod base_instructions;
 pub mod config;
 pub mod context;
+pub mod ids;
+pub mod layout;
+pub mod request;
+pub mod tools;
 pub mod turn_context;

@@ -1,0 +1,234 @@
+//! The model-visible layout of a request's `input`, in the text format of upstream's layout
+//! snapshots: one `NN:<kind>` line per item; a message with several content parts becomes
+//! `NN:message/<role>[<count>]:` followed by one `    [NN] <text>` line per part.
+//!
+//! Texts have `\r\n` normalised, newlines shown as `\n`, and are cut to a prefix with `...`.
+//! In [`LayoutText::Placeholders`] mode well-known context blocks collapse to placeholders such as
+//! `<PERMISSIONS_INSTRUCTIONS>` or `<ENVIRONMENT_CONTEXT:cwd=<CWD>>`, so snapshots stay stable.
+
+use serde_json::Value;
+
+use crate::request::ResponsesRequest;
+
+/// Texts longer than this many characters are cut (the CLI's `--format layout`).
+pub const DEFAULT_LAYOUT_MAX_CHARS: usize = 80;
+
+/// Opening text of a context block → its placeholder.
+const PLACEHOLDER_PREFIXES: &[(&str, &str)] = &[
+    ("<permissions instructions>", "<PERMISSIONS_INSTRUCTIONS>"),
+    ("# AGENTS.md instructions", "<AGENTS_MD>"),
+    ("<user_instructions>", "<USER_INSTRUCTIONS>"),
+    ("<skills_instructions>", "<SKILLS_INSTRUCTIONS>"),
+    ("<apps_instructions>", "<APPS_INSTRUCTIONS>"),
+    ("<plugins_instructions>", "<PLUGINS_INSTRUCTIONS>"),
+    ("<model_switch>", "<MODEL_SWITCH>"),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum LayoutText {
+    /// Known context blocks become placeholders; other texts are shown.
+    #[default]
+    Placeholders,
+    /// Every text is shown.
+    Full,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LayoutOptions {
+    pub text: LayoutText,
+    /// Longest text shown, in characters; `None` shows whole texts.
+    pub max_chars: Option<usize>,
+    /// Exact texts with the placeholder to show instead (e.g. the model's base instructions →
+    /// `<MODEL_INSTRUCTIONS>`), applied in [`LayoutText::Placeholders`] mode.
+    pub known_texts: Vec<(String, String)>,
+}
+
+impl Default for LayoutOptions {
+    fn default() -> Self {
+        Self {
+            text: LayoutText::Placeholders,
+            max_chars: Some(DEFAULT_LAYOUT_MAX_CHARS),
+            known_texts: Vec::new(),
+        }
+    }
+}
+
+/// The layout of a request's input.
+pub fn render_request_layout(
+    request: &ResponsesRequest,
+    options: &LayoutOptions,
+) -> Result<String, serde_json::Error> {
+    let items = request
+        .input
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(render_layout(&items, options))
+}
+
+/// The layout of raw input items (as sent on the wire), one line per item, `\n`-joined.
+pub fn render_layout(items: &[Value], options: &LayoutOptions) -> String {
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| render_item(index, item, options))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn render_item(index: usize, item: &Value, options: &LayoutOptions) -> String {
+    let str_field = |key: &str| item.get(key).and_then(Value::as_str);
+    let Some(item_type) = str_field("type") else {
+        return format!("{index:02}:<MISSING_TYPE>");
+    };
+    match item_type {
+        "message" => {
+            let role = str_field("role").unwrap_or("unknown");
+            let parts = item
+                .get("content")
+                .and_then(Value::as_array)
+                .map(|content| {
+                    content
+                        .iter()
+                        .map(|part| match part.get("text").and_then(Value::as_str) {
+                            Some(text) => display_text(text, options),
+                            None => describe_non_text_part(part),
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default();
+            render_parts(index, &format!("message/{role}"), &parts)
+        }
+        "additional_tools" => {
+            let tools = item
+                .get("tools")
+                .and_then(Value::as_array)
+                .map(|tools| {
+                    tools
+                        .iter()
+                        .map(|tool| {
+                            let kind = tool.get("type").and_then(Value::as_str).unwrap_or("?");
+                            match tool.get("name").and_then(Value::as_str) {
+                                Some(name) => format!("{kind}/{name}"),
+                                None => kind.to_string(),
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default();
+            render_parts(index, "additional_tools", &tools)
+        }
+        "function_call" | "custom_tool_call" => {
+            format!(
+                "{index:02}:{item_type}/{}",
+                str_field("name").unwrap_or("unknown")
+            )
+        }
+        "function_call_output" | "custom_tool_call_output" => {
+            let output = match item.get("output") {
+                Some(Value::String(text)) => display_text(text, options),
+                Some(_) | None => "<NON_STRING_OUTPUT>".to_string(),
+            };
+            format!("{index:02}:{item_type}:{output}")
+        }
+        "reasoning" => {
+            let summary = item
+                .get("summary")
+                .and_then(Value::as_array)
+                .and_then(|summary| summary.first())
+                .and_then(|part| part.get("text"))
+                .and_then(Value::as_str)
+                .map(|text| display_text(text, options))
+                .unwrap_or_else(|| "<NO_SUMMARY>".to_string());
+            format!(
+                "{index:02}:reasoning:summary={summary}:encrypted={}",
+                has_encrypted_content(item)
+            )
+        }
+        "compaction" => format!(
+            "{index:02}:compaction:encrypted={}",
+            has_encrypted_content(item)
+        ),
+        other => format!("{index:02}:{other}"),
+    }
+}
+
+/// `NN:<label>:<part>` for one part, `NN:<label>[N]:` plus indented `[NN]` lines for several.
+fn render_parts(index: usize, label: &str, parts: &[String]) -> String {
+    match parts {
+        [] => format!("{index:02}:{label}:<NO_TEXT>"),
+        [single] => format!("{index:02}:{label}:{single}"),
+        several => {
+            let mut out = format!("{index:02}:{label}[{}]:", several.len());
+            for (part_index, part) in several.iter().enumerate() {
+                out.push_str(&format!("\n    [{:02}] {part}", part_index + 1));
+            }
+            out
+        }
+    }
+}
+
+fn has_encrypted_content(item: &Value) -> bool {
+    item.get("encrypted_content")
+        .and_then(Value::as_str)
+        .is_some_and(|content| !content.is_empty())
+}
+
+/// `<type>` for a non-text part, with its other keys listed (`<input_image:detail,image_url>`).
+fn describe_non_text_part(part: &Value) -> String {
+    let Some(part_type) = part.get("type").and_then(Value::as_str) else {
+        return "<UNKNOWN_CONTENT_ITEM>".to_string();
+    };
+    let mut keys = part
+        .as_object()
+        .map(|object| {
+            object
+                .keys()
+                .filter(|key| *key != "type")
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    keys.sort();
+    if keys.is_empty() {
+        format!("<{part_type}>")
+    } else {
+        format!("<{part_type}:{}>", keys.join(","))
+    }
+}
+
+fn display_text(text: &str, options: &LayoutOptions) -> String {
+    let shown = match options.text {
+        LayoutText::Placeholders => placeholder_for(text, options),
+        LayoutText::Full => None,
+    }
+    .unwrap_or_else(|| text.to_string());
+    let escaped = shown
+        .replace("\r\n", "\n")
+        .replace('\r', "\n")
+        .replace('\n', "\\n");
+    match options.max_chars {
+        Some(max_chars) if escaped.chars().count() > max_chars => {
+            let prefix = escaped.chars().take(max_chars).collect::<String>();
+            format!("{prefix}...")
+        }
+        Some(_) | None => escaped,
+    }
+}
+
+fn placeholder_for(text: &str, options: &LayoutOptions) -> Option<String> {
+    if let Some((_, placeholder)) = options.known_texts.iter().find(|(known, _)| known == text) {
+        return Some(placeholder.clone());
+    }
+    if text.starts_with("<environment_context>") {
+        return Some(if text.contains("<cwd>") {
+            "<ENVIRONMENT_CONTEXT:cwd=<CWD>>".to_string()
+        } else {
+            "<ENVIRONMENT_CONTEXT>".to_string()
+        });
+    }
+    PLACEHOLDER_PREFIXES
+        .iter()
+        .find(|(prefix, _)| text.starts_with(prefix))
+        .map(|(_, placeholder)| (*placeholder).to_string())
+}

@@ -1,0 +1,327 @@
+//! `build_responses_request`: one model request from the prompt, the model and the session ids.
+
+use codex_protocol::ContentItem;
+use codex_protocol::FunctionCallOutputBody;
+use codex_protocol::FunctionCallOutputContentItem;
+use codex_protocol::FunctionCallOutputPayload;
+use codex_protocol::ImageDetail;
+use codex_protocol::ReasoningSummary;
+use codex_protocol::ResponseItem;
+use codex_protocol::Verbosity;
+use codex_protocol::openai_models::ModelInfo;
+use codex_protocol::openai_models::ReasoningEffort;
+
+use super::body::INCLUDE_REASONING_ENCRYPTED_CONTENT;
+use super::body::OUTPUT_SCHEMA_FORMAT_NAME;
+use super::body::Reasoning;
+use super::body::ReasoningContext;
+use super::body::ResponsesRequest;
+use super::body::TextControls;
+use super::body::TextFormat;
+use super::body::TextFormatType;
+use super::body::ToolChoice;
+use super::client_metadata::ClientMetadata;
+use super::lite::LiteToolCatalog;
+use super::lite::lite_prefix_items;
+use crate::tools::ToolSpec;
+
+/// Which provider family receives the request. Upstream sends its internal item metadata only to
+/// OpenAI; every other provider gets items without it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ModelProviderKind {
+    #[default]
+    OpenAi,
+    Other,
+}
+
+impl ModelProviderKind {
+    /// `openai` (any case) is OpenAI; every other configured provider id is not.
+    pub fn from_provider_id(provider_id: &str) -> Self {
+        if provider_id.eq_ignore_ascii_case("openai") {
+            Self::OpenAi
+        } else {
+            Self::Other
+        }
+    }
+}
+
+/// Whether `content_item_kinds` stays in outgoing item metadata (feature switch; upstream's
+/// captured requests carry only `turn_id` and `create_time`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ContentItemKindsPolicy {
+    #[default]
+    Strip,
+    Keep,
+}
+
+/// Whether the prompt allows parallel tool calls (turn requests do; compaction requests do not).
+/// Responses Lite always sends `false`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ParallelToolCalls {
+    #[default]
+    Allowed,
+    Disallowed,
+}
+
+/// Whether the server must follow the output schema exactly (`text.format.strict`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum OutputSchemaStrictness {
+    #[default]
+    Strict,
+    Lax,
+}
+
+/// Everything one request is built from. [`ResponsesRequestInputs::new`] fills the defaults of a
+/// plain turn on the OpenAI provider; override fields as needed.
+#[derive(Debug, Clone)]
+pub struct ResponsesRequestInputs<'a> {
+    pub model: &'a ModelInfo,
+    pub base_instructions: &'a str,
+    /// History plus this turn's new items, in order.
+    pub input: &'a [ResponseItem],
+    pub tools: &'a [ToolSpec],
+    pub parallel_tool_calls: ParallelToolCalls,
+    /// Requested effort; `None` uses the model's default.
+    pub reasoning_effort: Option<ReasoningEffort>,
+    /// Configured summary; `None` uses the model's default.
+    pub reasoning_summary: Option<ReasoningSummary>,
+    /// Configured verbosity; `None` uses the model's default.
+    pub verbosity: Option<Verbosity>,
+    pub output_schema: Option<&'a serde_json::Value>,
+    pub output_schema_strictness: OutputSchemaStrictness,
+    pub service_tier: Option<String>,
+    pub thread_id: &'a str,
+    /// Overrides the cache key, which is otherwise the thread id.
+    pub prompt_cache_key: Option<String>,
+    pub client_metadata: Option<ClientMetadata>,
+    pub provider: ModelProviderKind,
+    pub content_item_kinds: ContentItemKindsPolicy,
+    pub lite_tool_catalog: LiteToolCatalog,
+}
+
+impl<'a> ResponsesRequestInputs<'a> {
+    pub fn new(
+        model: &'a ModelInfo,
+        base_instructions: &'a str,
+        input: &'a [ResponseItem],
+        tools: &'a [ToolSpec],
+        thread_id: &'a str,
+    ) -> Self {
+        Self {
+            model,
+            base_instructions,
+            input,
+            tools,
+            parallel_tool_calls: ParallelToolCalls::default(),
+            reasoning_effort: None,
+            reasoning_summary: None,
+            verbosity: None,
+            output_schema: None,
+            output_schema_strictness: OutputSchemaStrictness::default(),
+            service_tier: None,
+            thread_id,
+            prompt_cache_key: None,
+            client_metadata: None,
+            provider: ModelProviderKind::default(),
+            content_item_kinds: ContentItemKindsPolicy::default(),
+            lite_tool_catalog: LiteToolCatalog::default(),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RequestBuildError {
+    #[error("could not serialize the tool catalog: {0}")]
+    ToolCatalog(#[source] serde_json::Error),
+}
+
+/// Builds the request body (session_assembly §4.2, and §4.3 for models with
+/// `use_responses_lite`).
+pub fn build_responses_request(
+    inputs: ResponsesRequestInputs<'_>,
+) -> Result<ResponsesRequest, RequestBuildError> {
+    let model = inputs.model;
+    let lite = model.use_responses_lite;
+    let mut input = Vec::with_capacity(inputs.input.len() + 2);
+    if lite {
+        input.extend(
+            lite_prefix_items(
+                inputs.thread_id,
+                inputs.tools,
+                inputs.lite_tool_catalog,
+                inputs.base_instructions,
+            )
+            .map_err(RequestBuildError::ToolCatalog)?,
+        );
+    }
+    input.extend(inputs.input.iter().cloned());
+    for item in &mut input {
+        prepare_outgoing_item(item, &inputs);
+    }
+
+    let summary = inputs
+        .reasoning_summary
+        .unwrap_or(model.default_reasoning_summary);
+    let reasoning = Reasoning {
+        effort: inputs
+            .reasoning_effort
+            .clone()
+            .or_else(|| model.default_reasoning_level.clone()),
+        summary: (model.supports_reasoning_summary_parameter && summary != ReasoningSummary::None)
+            .then_some(summary),
+        context: lite.then_some(ReasoningContext::AllTurns),
+    };
+
+    let verbosity = if model.support_verbosity {
+        inputs.verbosity.or(model.default_verbosity)
+    } else {
+        if inputs.verbosity.is_some() {
+            tracing::warn!(
+                model = %model.slug,
+                "verbosity is configured but the model does not support it; leaving it out"
+            );
+        }
+        None
+    };
+    let format = inputs.output_schema.map(|schema| TextFormat {
+        format_type: TextFormatType::JsonSchema,
+        strict: match inputs.output_schema_strictness {
+            OutputSchemaStrictness::Strict => true,
+            OutputSchemaStrictness::Lax => false,
+        },
+        schema: schema.clone(),
+        name: OUTPUT_SCHEMA_FORMAT_NAME.to_string(),
+    });
+    let text =
+        (verbosity.is_some() || format.is_some()).then_some(TextControls { verbosity, format });
+
+    Ok(ResponsesRequest {
+        model: model.slug.clone(),
+        instructions: if lite {
+            String::new()
+        } else {
+            inputs.base_instructions.to_string()
+        },
+        input,
+        tools: (!lite).then(|| inputs.tools.to_vec()),
+        tool_choice: ToolChoice::Auto,
+        parallel_tool_calls: !lite && inputs.parallel_tool_calls == ParallelToolCalls::Allowed,
+        reasoning,
+        store: false,
+        stream: true,
+        stream_options: None,
+        include: vec![INCLUDE_REASONING_ENCRYPTED_CONTENT.to_string()],
+        service_tier: inputs.service_tier.clone(),
+        prompt_cache_key: Some(
+            inputs
+                .prompt_cache_key
+                .clone()
+                .unwrap_or_else(|| inputs.thread_id.to_string()),
+        ),
+        text,
+        client_metadata: inputs.client_metadata.clone(),
+    })
+}
+
+/// Rewrites one item into what the provider receives: image detail the model cannot use,
+/// unprefixed ids, and metadata the provider must not see are removed.
+fn prepare_outgoing_item(item: &mut ResponseItem, inputs: &ResponsesRequestInputs<'_>) {
+    let model = inputs.model;
+    // Lite models choose image detail themselves; other models lose only `original` when they
+    // cannot honour it.
+    let rewrite_detail = |detail: &mut Option<ImageDetail>| {
+        if model.use_responses_lite {
+            *detail = None;
+        } else if *detail == Some(ImageDetail::Original) && !model.supports_image_detail_original {
+            *detail = Some(ImageDetail::default());
+        }
+    };
+    match item {
+        ResponseItem::Message { content, .. } => {
+            for part in content {
+                if let ContentItem::InputImage { detail, .. } = part {
+                    rewrite_detail(detail);
+                }
+            }
+        }
+        ResponseItem::FunctionCallOutput { output, .. }
+        | ResponseItem::CustomToolCallOutput { output, .. } => {
+            if let FunctionCallOutputPayload {
+                body: FunctionCallOutputBody::ContentItems(parts),
+                ..
+            } = output
+            {
+                for part in parts {
+                    if let FunctionCallOutputContentItem::InputImage { detail, .. } = part {
+                        rewrite_detail(detail);
+                    }
+                }
+            }
+        }
+        ResponseItem::Reasoning { .. }
+        | ResponseItem::LocalShellCall { .. }
+        | ResponseItem::FunctionCall { .. }
+        | ResponseItem::CustomToolCall { .. }
+        | ResponseItem::WebSearchCall { .. }
+        | ResponseItem::Compaction { .. }
+        | ResponseItem::AdditionalTools { .. }
+        | ResponseItem::Other(_) => {}
+    }
+
+    // The server accepts only its own prefixed id forms (`msg_…`, `fc_…`, `at_…`); anything else
+    // (e.g. a bare UUID from an old rollout) is dropped rather than rejected by the API.
+    let id_slot = match item {
+        ResponseItem::Message { id, .. }
+        | ResponseItem::Reasoning { id, .. }
+        | ResponseItem::LocalShellCall { id, .. }
+        | ResponseItem::FunctionCall { id, .. }
+        | ResponseItem::FunctionCallOutput { id, .. }
+        | ResponseItem::CustomToolCall { id, .. }
+        | ResponseItem::CustomToolCallOutput { id, .. }
+        | ResponseItem::WebSearchCall { id, .. }
+        | ResponseItem::Compaction { id, .. }
+        | ResponseItem::AdditionalTools { id, .. } => Some(id),
+        ResponseItem::Other(_) => None,
+    };
+    if let Some(id) = id_slot {
+        let prefixed = id.as_deref().is_some_and(|id| {
+            id.split_once('_').is_some_and(|(prefix, rest)| {
+                !prefix.is_empty()
+                    && !rest.is_empty()
+                    && prefix
+                        .bytes()
+                        .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit())
+            })
+        });
+        if !prefixed {
+            *id = None;
+        }
+    }
+
+    match inputs.provider {
+        ModelProviderKind::OpenAi => {
+            if let Some(slot) = item.metadata_slot_mut() {
+                if inputs.content_item_kinds == ContentItemKindsPolicy::Strip
+                    && let Some(metadata) = slot.as_mut()
+                {
+                    metadata.content_item_kinds = None;
+                }
+                if slot.as_ref().is_some_and(|metadata| metadata.is_empty()) {
+                    *slot = None;
+                }
+            }
+        }
+        ModelProviderKind::Other => {
+            if let Some(slot) = item.metadata_slot_mut() {
+                *slot = None;
+            }
+            if let ResponseItem::FunctionCall {
+                encrypted_function_args,
+                ..
+            } = item
+            {
+                *encrypted_function_args = None;
+            }
+        }
+    }
+}

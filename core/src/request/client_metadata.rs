@@ -1,0 +1,106 @@
+//! `client_metadata`: the ids upstream attaches to every request, plus the JSON-encoded
+//! `x-codex-turn-metadata` summary of the turn.
+
+use codex_protocol::SandboxMode;
+use serde::Deserialize;
+use serde::Serialize;
+
+/// `agent_name` of a root (non-subagent) thread.
+pub const ROOT_AGENT_NAME: &str = "/root";
+
+/// What a request is for (`request_kind` in the turn metadata).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestKind {
+    Turn,
+    Compaction,
+}
+
+/// The object encoded into `client_metadata["x-codex-turn-metadata"]`. Declaration order is
+/// upstream's key order; optional keys are left out when `None`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TurnMetadata {
+    pub installation_id: String,
+    pub session_id: String,
+    pub thread_id: String,
+    pub agent_name: String,
+    pub turn_id: String,
+    /// `<thread id>:<context window number>`.
+    pub window_id: String,
+    pub context_window_id: String,
+    pub request_kind: RequestKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forked_from_thread_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_thread_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_turn_id: Option<String>,
+    /// Absent on compaction requests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root_turn_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subagent_kind: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thread_source: Option<String>,
+    /// The platform sandbox in force (`seccomp`, `none`, ...).
+    pub sandbox: String,
+    pub sandbox_mode: SandboxMode,
+    pub auto_review_enabled: bool,
+    pub node_repl_auto_review_required: bool,
+    pub node_repl_disabled: bool,
+    pub turn_started_at_unix_ms: i64,
+    /// Details of a compaction request, passed through unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compaction: Option<serde_json::Value>,
+}
+
+/// The `client_metadata` object. Upstream builds it from a hash map, so its key order varies from
+/// request to request; this struct fixes one order so bodies are reproducible.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClientMetadata {
+    #[serde(rename = "x-codex-installation-id")]
+    pub installation_id: String,
+    #[serde(rename = "x-codex-window-id")]
+    pub window_id: String,
+    pub session_id: String,
+    pub turn_id: String,
+    pub thread_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root_turn_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_turn_id: Option<String>,
+    #[serde(
+        rename = "x-codex-parent-thread-id",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub parent_thread_id: Option<String>,
+    /// Subagent source label (e.g. `collab_spawn`), for threads spawned by another agent.
+    #[serde(
+        rename = "x-openai-subagent",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub subagent: Option<String>,
+    /// [`TurnMetadata`] as compact JSON text.
+    #[serde(rename = "x-codex-turn-metadata")]
+    pub turn_metadata: String,
+}
+
+impl ClientMetadata {
+    /// The ids of `turn` plus its JSON encoding; `subagent` stays `None` for the caller to set.
+    pub fn from_turn_metadata(turn: &TurnMetadata) -> Result<Self, serde_json::Error> {
+        Ok(Self {
+            installation_id: turn.installation_id.clone(),
+            window_id: turn.window_id.clone(),
+            session_id: turn.session_id.clone(),
+            turn_id: turn.turn_id.clone(),
+            thread_id: turn.thread_id.clone(),
+            root_turn_id: turn.root_turn_id.clone(),
+            parent_turn_id: turn.parent_turn_id.clone(),
+            parent_thread_id: turn.parent_thread_id.clone(),
+            subagent: None,
+            turn_metadata: serde_json::to_string(turn)?,
+        })
+    }
+}

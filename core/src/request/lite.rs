@@ -1,0 +1,96 @@
+//! Responses Lite: the tool catalog and the base instructions travel as the first two input
+//! items instead of the `tools` and `instructions` fields.
+
+use codex_protocol::ContentItem;
+use codex_protocol::ContentItemKind;
+use codex_protocol::InternalChatMessageMetadataPassthrough;
+use codex_protocol::ResponseItem;
+
+use crate::ids::LiteIdNamespace;
+use crate::tools::NamespaceTool;
+use crate::tools::ToolSpec;
+
+/// Name of the namespace that top-level function and custom tools are folded into.
+pub const LITE_FUNCTIONS_NAMESPACE: &str = "functions";
+
+/// Content kind recorded for the base-instructions developer message.
+pub const BASE_INSTRUCTIONS_CONTENT_KIND: &str = "model.base_instructions";
+
+/// How the Lite tool catalog is laid out, depending on what the provider understands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum LiteToolCatalog {
+    /// Top-level function and custom tools folded into one `functions` namespace (providers with
+    /// namespace support); other tools follow unchanged.
+    #[default]
+    Namespaced,
+    /// The same list as the `tools` field would carry.
+    Flat,
+}
+
+/// The tools as the Lite catalog lists them.
+pub fn lite_catalog_tools(tools: &[ToolSpec], layout: LiteToolCatalog) -> Vec<ToolSpec> {
+    match layout {
+        LiteToolCatalog::Flat => tools.to_vec(),
+        LiteToolCatalog::Namespaced => {
+            let (functions, others): (Vec<ToolSpec>, Vec<ToolSpec>) =
+                tools.iter().cloned().partition(|tool| match tool {
+                    ToolSpec::Function(_) | ToolSpec::Custom(_) => true,
+                    ToolSpec::LocalShell {}
+                    | ToolSpec::WebSearch(_)
+                    | ToolSpec::Namespace(_)
+                    | ToolSpec::Other(_) => false,
+                });
+            let mut catalog = Vec::with_capacity(others.len() + 1);
+            if !functions.is_empty() {
+                catalog.push(ToolSpec::Namespace(NamespaceTool {
+                    name: LITE_FUNCTIONS_NAMESPACE.to_string(),
+                    description: String::new(),
+                    tools: functions,
+                }));
+            }
+            catalog.extend(others);
+            catalog
+        }
+    }
+}
+
+/// The items spliced in front of the input: the `additional_tools` item, then (when the base
+/// instructions are not empty) a developer message carrying them. Both ids are UUIDv5 names in
+/// the thread's namespace, so the prefix is byte-identical across retries and resumes.
+pub fn lite_prefix_items(
+    thread_id: &str,
+    tools: &[ToolSpec],
+    layout: LiteToolCatalog,
+    base_instructions: &str,
+) -> Result<Vec<ResponseItem>, serde_json::Error> {
+    let namespace = LiteIdNamespace::for_thread(thread_id);
+    let catalog = lite_catalog_tools(tools, layout)
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<Vec<_>, _>>()?;
+    let serialized = serde_json::to_string(&catalog)?;
+    let mut prefix = vec![ResponseItem::AdditionalTools {
+        id: Some(namespace.additional_tools_id(&serialized)),
+        role: "developer".to_string(),
+        tools: catalog,
+    }];
+    if !base_instructions.is_empty() {
+        prefix.push(ResponseItem::Message {
+            encrypted_content: None,
+            status: None,
+            id: Some(namespace.message_id(base_instructions)),
+            role: "developer".to_string(),
+            content: vec![ContentItem::input_text(base_instructions)],
+            phase: None,
+            internal_chat_message_metadata_passthrough: Some(
+                InternalChatMessageMetadataPassthrough {
+                    content_item_kinds: Some(vec![ContentItemKind::new(
+                        BASE_INSTRUCTIONS_CONTENT_KIND,
+                    )]),
+                    ..InternalChatMessageMetadataPassthrough::default()
+                },
+            ),
+        });
+    }
+    Ok(prefix)
+}

@@ -1,0 +1,186 @@
+//! The built-in tool list, chosen from the model's catalog flags.
+
+use codex_protocol::WebSearchMode;
+use codex_protocol::openai_models::ApplyPatchToolType;
+use codex_protocol::openai_models::ConfigShellToolType;
+use codex_protocol::openai_models::InputModality;
+use codex_protocol::openai_models::ModelInfo;
+use codex_protocol::openai_models::WebSearchToolType;
+
+use super::spec::FreeformTool;
+use super::spec::FreeformToolFormat;
+use super::spec::ToolSpec;
+use super::spec::ToolSpecError;
+use super::spec::WebSearchTool;
+
+/// One template file under `prompts/templates/tools/`: its path (for error messages) and text.
+struct ToolTemplate {
+    path: &'static str,
+    text: &'static str,
+}
+
+macro_rules! tool_template {
+    ($file:literal) => {
+        ToolTemplate {
+            path: concat!("tools/", $file),
+            text: include_str!(concat!("../../../prompts/templates/tools/", $file)),
+        }
+    };
+}
+
+const EXEC_COMMAND: ToolTemplate = tool_template!("exec_command.json");
+const WRITE_STDIN: ToolTemplate = tool_template!("write_stdin.json");
+const SHELL_COMMAND: ToolTemplate = tool_template!("shell_command.json");
+const SHELL: ToolTemplate = tool_template!("shell.json");
+const UPDATE_PLAN: ToolTemplate = tool_template!("update_plan.json");
+const REQUEST_USER_INPUT: ToolTemplate = tool_template!("request_user_input.json");
+const APPLY_PATCH_FREEFORM: ToolTemplate = tool_template!("apply_patch_freeform.json");
+const APPLY_PATCH_FUNCTION: ToolTemplate = tool_template!("apply_patch_function.json");
+const VIEW_IMAGE: ToolTemplate = tool_template!("view_image.json");
+/// The patch grammar sent as the freeform `apply_patch` tool's `format.definition`, byte for byte
+/// (its final line break included).
+const APPLY_PATCH_GRAMMAR: &str = include_str!("../../../prompts/templates/tools/apply_patch.lark");
+
+/// Whether `view_image` offers the `detail` parameter (`high` / `original`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ImageDetailParameter {
+    Offered,
+    Omitted,
+}
+
+/// What decides which built-in tools a request carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuiltinToolsConfig {
+    pub shell_type: ConfigShellToolType,
+    pub apply_patch_tool_type: Option<ApplyPatchToolType>,
+    /// `disabled` drops the tool; `cached` / `live` set `external_web_access`.
+    pub web_search_mode: WebSearchMode,
+    pub web_search_tool_type: WebSearchToolType,
+    /// `view_image` is offered only to models that accept image input.
+    pub image_input: bool,
+    pub image_detail: ImageDetailParameter,
+}
+
+impl BuiltinToolsConfig {
+    /// Flags taken from the model's catalog entry; the web search mode is a session setting
+    /// (upstream uses `live` under `danger-full-access` and `cached` otherwise unless configured).
+    pub fn for_model(model: &ModelInfo, web_search_mode: WebSearchMode) -> Self {
+        Self {
+            shell_type: model.shell_type,
+            apply_patch_tool_type: model.apply_patch_tool_type,
+            web_search_mode,
+            web_search_tool_type: model.web_search_tool_type,
+            image_input: model.supports_input_modality(InputModality::Image),
+            image_detail: if model.supports_image_detail_original {
+                ImageDetailParameter::Offered
+            } else {
+                ImageDetailParameter::Omitted
+            },
+        }
+    }
+}
+
+/// The built-in tools in upstream's order: shell tool(s), `update_plan`, `request_user_input`,
+/// `apply_patch`, `view_image`, `web_search`.
+pub fn builtin_tools(config: &BuiltinToolsConfig) -> Result<Vec<ToolSpec>, ToolSpecError> {
+    let mut tools = Vec::new();
+    match config.shell_type {
+        ConfigShellToolType::UnifiedExec => {
+            tools.push(function_tool(&EXEC_COMMAND)?);
+            tools.push(function_tool(&WRITE_STDIN)?);
+        }
+        ConfigShellToolType::ShellCommand => tools.push(function_tool(&SHELL_COMMAND)?),
+        ConfigShellToolType::Default => tools.push(function_tool(&SHELL)?),
+        ConfigShellToolType::Local => tools.push(ToolSpec::LocalShell {}),
+        ConfigShellToolType::Disabled => {}
+    }
+    tools.push(function_tool(&UPDATE_PLAN)?);
+    tools.push(function_tool(&REQUEST_USER_INPUT)?);
+    match config.apply_patch_tool_type {
+        Some(ApplyPatchToolType::Freeform) => tools.push(freeform_apply_patch()?),
+        Some(ApplyPatchToolType::Function) => tools.push(function_tool(&APPLY_PATCH_FUNCTION)?),
+        None => {}
+    }
+    if config.image_input {
+        tools.push(view_image(config.image_detail)?);
+    }
+    if let Some(web_search) = web_search_tool(config) {
+        tools.push(web_search);
+    }
+    Ok(tools)
+}
+
+fn parse_template(template: &ToolTemplate) -> Result<ToolSpec, ToolSpecError> {
+    serde_json::from_str(template.text).map_err(|source| ToolSpecError::InvalidTemplate {
+        template: template.path,
+        source,
+    })
+}
+
+fn function_tool(template: &ToolTemplate) -> Result<ToolSpec, ToolSpecError> {
+    match parse_template(template)? {
+        tool @ ToolSpec::Function(_) => Ok(tool),
+        ToolSpec::Custom(_)
+        | ToolSpec::LocalShell {}
+        | ToolSpec::WebSearch(_)
+        | ToolSpec::Namespace(_)
+        | ToolSpec::Other(_) => Err(ToolSpecError::UnexpectedShape {
+            template: template.path,
+            reason: "expected a `function` tool with name, description, strict and parameters",
+        }),
+    }
+}
+
+fn freeform_apply_patch() -> Result<ToolSpec, ToolSpecError> {
+    match parse_template(&APPLY_PATCH_FREEFORM)? {
+        ToolSpec::Custom(tool) => Ok(ToolSpec::Custom(FreeformTool {
+            format: FreeformToolFormat {
+                definition: APPLY_PATCH_GRAMMAR.to_string(),
+                ..tool.format
+            },
+            ..tool
+        })),
+        ToolSpec::Function(_)
+        | ToolSpec::LocalShell {}
+        | ToolSpec::WebSearch(_)
+        | ToolSpec::Namespace(_)
+        | ToolSpec::Other(_) => Err(ToolSpecError::UnexpectedShape {
+            template: APPLY_PATCH_FREEFORM.path,
+            reason: "expected a `custom` tool with a grammar format",
+        }),
+    }
+}
+
+fn view_image(detail: ImageDetailParameter) -> Result<ToolSpec, ToolSpecError> {
+    let tool = function_tool(&VIEW_IMAGE)?;
+    match (detail, tool) {
+        (ImageDetailParameter::Offered, tool) => Ok(tool),
+        (ImageDetailParameter::Omitted, ToolSpec::Function(mut function)) => {
+            if let Some(properties) = function
+                .parameters
+                .get_mut("properties")
+                .and_then(serde_json::Value::as_object_mut)
+            {
+                properties.shift_remove("detail");
+            }
+            Ok(ToolSpec::Function(function))
+        }
+        (ImageDetailParameter::Omitted, other) => Ok(other),
+    }
+}
+
+fn web_search_tool(config: &BuiltinToolsConfig) -> Option<ToolSpec> {
+    let external_web_access = match config.web_search_mode {
+        WebSearchMode::Disabled => return None,
+        WebSearchMode::Cached => false,
+        WebSearchMode::Live => true,
+    };
+    let search_content_types = match config.web_search_tool_type {
+        WebSearchToolType::Text => None,
+        WebSearchToolType::TextAndImage => Some(vec!["text".to_string(), "image".to_string()]),
+    };
+    Some(ToolSpec::WebSearch(WebSearchTool {
+        external_web_access,
+        search_content_types,
+    }))
+}

@@ -1,0 +1,22 @@
+//! Tool specs as the Responses API receives them (`tools` of a request, or the Responses Lite
+//! `additional_tools` item), and the built-in tool list.
+//!
+//! Shapes (names, parameter names and types, `required`, enums) are protocol facts matching
+//! upstream; every description is this project's own text, kept as JSON templates under
+//! `prompts/templates/tools/`.
+
+mod builtin;
+mod spec;
+
+pub use builtin::BuiltinToolsConfig;
+pub use builtin::ImageDetailParameter;
+pub use builtin::builtin_tools;
+pub use spec::FreeformTool;
+pub use spec::FreeformToolFormat;
+pub use spec::FreeformToolFormatType;
+pub use spec::FunctionTool;
+pub use spec::GrammarSyntax;
+pub use spec::NamespaceTool;
+pub use spec::ToolSpec;
+pub use spec::ToolSpecError;
+pub use spec::WebSearchTool;

@@ -1,0 +1,243 @@
+//! The built-in tool list and its JSON shapes.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod request_support;
+
+use codex_core::tools::BuiltinToolsConfig;
+use codex_core::tools::ImageDetailParameter;
+use codex_core::tools::ToolSpec;
+use codex_core::tools::builtin_tools;
+use codex_protocol::WebSearchMode;
+use codex_protocol::openai_models::ApplyPatchToolType;
+use codex_protocol::openai_models::ConfigShellToolType;
+use codex_protocol::openai_models::WebSearchToolType;
+use pretty_assertions::assert_eq;
+use request_support::captured_requests;
+use request_support::standard_model;
+use request_support::upstream_captures;
+use serde_json::Value;
+use serde_json::json;
+
+fn names(tools: &[ToolSpec]) -> Vec<String> {
+    tools
+        .iter()
+        .map(|tool| match tool {
+            ToolSpec::Function(function) => function.name.clone(),
+            ToolSpec::Custom(custom) => format!("{} (custom)", custom.name),
+            ToolSpec::LocalShell {} => "local_shell".to_string(),
+            ToolSpec::WebSearch(_) => "web_search".to_string(),
+            ToolSpec::Namespace(namespace) => format!("{} (namespace)", namespace.name),
+            ToolSpec::Other(raw) => format!("other: {raw}"),
+        })
+        .collect()
+}
+
+fn standard_config() -> BuiltinToolsConfig {
+    BuiltinToolsConfig::for_model(&standard_model(), WebSearchMode::Cached)
+}
+
+#[test]
+fn standard_model_gets_upstreams_tool_order() {
+    let tools = builtin_tools(&standard_config()).expect("tools");
+    assert_eq!(
+        names(&tools),
+        [
+            "exec_command",
+            "write_stdin",
+            "update_plan",
+            "request_user_input",
+            "apply_patch (custom)",
+            "view_image",
+            "web_search",
+        ]
+    );
+    assert_eq!(
+        serde_json::to_value(tools.last().unwrap()).unwrap(),
+        json!({"type": "web_search", "external_web_access": false, "search_content_types": ["text", "image"]})
+    );
+}
+
+#[test]
+fn catalog_flags_choose_the_tools() {
+    let config = BuiltinToolsConfig {
+        shell_type: ConfigShellToolType::ShellCommand,
+        apply_patch_tool_type: None,
+        web_search_mode: WebSearchMode::Live,
+        web_search_tool_type: WebSearchToolType::Text,
+        image_input: true,
+        image_detail: ImageDetailParameter::Omitted,
+    };
+    let tools = builtin_tools(&config).expect("tools");
+    assert_eq!(
+        names(&tools),
+        [
+            "shell_command",
+            "update_plan",
+            "request_user_input",
+            "view_image",
+            "web_search"
+        ]
+    );
+    let view_image = serde_json::to_value(&tools[3]).unwrap();
+    assert_eq!(
+        view_image["parameters"]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["path"]
+    );
+    assert_eq!(
+        serde_json::to_value(&tools[4]).unwrap(),
+        json!({"type": "web_search", "external_web_access": true})
+    );
+
+    let config = BuiltinToolsConfig {
+        shell_type: ConfigShellToolType::Default,
+        apply_patch_tool_type: Some(ApplyPatchToolType::Function),
+        web_search_mode: WebSearchMode::Disabled,
+        image_input: false,
+        ..config
+    };
+    let tools = builtin_tools(&config).expect("tools");
+    assert_eq!(
+        names(&tools),
+        ["shell", "update_plan", "request_user_input", "apply_patch"]
+    );
+
+    let config = BuiltinToolsConfig {
+        shell_type: ConfigShellToolType::Local,
+        ..config
+    };
+    let tools = builtin_tools(&config).expect("tools");
+    assert_eq!(
+        serde_json::to_value(&tools[0]).unwrap(),
+        json!({"type": "local_shell"})
+    );
+
+    let config = BuiltinToolsConfig {
+        shell_type: ConfigShellToolType::Disabled,
+        ..config
+    };
+    assert_eq!(
+        names(&builtin_tools(&config).expect("tools")),
+        ["update_plan", "request_user_input", "apply_patch"]
+    );
+}
+
+#[test]
+fn freeform_apply_patch_carries_the_patch_grammar() {
+    let tools = builtin_tools(&standard_config()).expect("tools");
+    let Some(ToolSpec::Custom(apply_patch)) =
+        tools.iter().find(|t| t.name() == Some("apply_patch"))
+    else {
+        panic!("no freeform apply_patch");
+    };
+    let format = serde_json::to_value(&apply_patch.format).unwrap();
+    assert_eq!(format["type"], json!("grammar"));
+    assert_eq!(format["syntax"], json!("lark"));
+    let grammar = apply_patch.format.definition.as_str();
+    for marker in [
+        "\"*** Begin Patch\"",
+        "\"*** End Patch\"",
+        "\"*** Add File: \"",
+        "\"*** Delete File: \"",
+        "\"*** Update File: \"",
+        "\"*** Move to: \"",
+        "\"*** End of File\"",
+        "%import common.LF",
+    ] {
+        assert!(grammar.contains(marker), "grammar lacks {marker}");
+    }
+    assert!(grammar.starts_with("start: "));
+    assert!(grammar.ends_with('\n'));
+}
+
+#[test]
+fn raw_tools_round_trip_unchanged() {
+    let raw =
+        json!({"type": "tool_search", "execution": "client", "description": "d", "parameters": {}});
+    let tool: ToolSpec = serde_json::from_value(raw.clone()).unwrap();
+    assert_eq!(tool, ToolSpec::Other(raw.clone()));
+    assert_eq!(serde_json::to_value(&tool).unwrap(), raw);
+}
+
+/// The tool JSON with every prose field blanked: what must match upstream exactly.
+fn shape(tool: &Value) -> Value {
+    match tool {
+        Value::Object(object) => Value::Object(
+            object
+                .iter()
+                .map(|(key, value)| match key.as_str() {
+                    "description" | "definition" if value.is_string() => {
+                        (key.clone(), json!("<text>"))
+                    }
+                    _ => (key.clone(), shape(value)),
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(shape).collect()),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn tool_shapes_match_upstream_captures() {
+    let Some(captures) = upstream_captures() else {
+        return;
+    };
+    let ours: Vec<Value> = builtin_tools(&standard_config())
+        .expect("tools")
+        .iter()
+        .map(|tool| serde_json::to_value(tool).unwrap())
+        .collect();
+    let mut compared = std::collections::BTreeSet::new();
+    for (path, body) in captured_requests(&captures) {
+        for theirs in body["tools"].as_array().into_iter().flatten() {
+            let Some(name) = theirs.get("name").and_then(Value::as_str) else {
+                continue;
+            };
+            let Some(mine) = ours.iter().find(|tool| tool["name"] == json!(name)) else {
+                continue;
+            };
+            let expected = shape(theirs);
+            // `view_image.detail` depends on the model (`supports_image_detail_original`).
+            if name == "view_image" && theirs["parameters"]["properties"].get("detail").is_none() {
+                continue;
+            }
+            // Compared as text so key order counts too (map equality ignores it).
+            assert_eq!(
+                serde_json::to_string_pretty(&shape(mine)).unwrap(),
+                serde_json::to_string_pretty(&expected).unwrap(),
+                "{name} in {}",
+                path.display()
+            );
+            compared.insert(name.to_string());
+        }
+        let web_searches: Vec<&Value> = body["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|tool| tool["type"] == json!("web_search"))
+            .collect();
+        for web_search in web_searches {
+            let keys: Vec<&String> = web_search.as_object().unwrap().keys().collect();
+            assert!(
+                keys == ["type", "external_web_access", "search_content_types"]
+                    || keys == ["type", "external_web_access"],
+                "{keys:?}"
+            );
+        }
+    }
+    assert_eq!(
+        compared.into_iter().collect::<Vec<_>>(),
+        [
+            "apply_patch",
+            "exec_command",
+            "request_user_input",
+            "update_plan",
+            "view_image",
+            "write_stdin",
+        ]
+    );
+}
