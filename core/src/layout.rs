@@ -92,7 +92,28 @@ fn render_item(index: usize, item: &Value, options: &LayoutOptions) -> String {
                         .iter()
                         .map(|part| match part.get("text").and_then(Value::as_str) {
                             Some(text) => display_text(text, options),
-                            None => describe_non_text_part(part),
+                            // `<type>` with the part's other keys: `<input_image:detail,image_url>`.
+                            None => match part.get("type").and_then(Value::as_str) {
+                                None => "<UNKNOWN_CONTENT_ITEM>".to_string(),
+                                Some(part_type) => {
+                                    let mut keys = part
+                                        .as_object()
+                                        .map(|object| {
+                                            object
+                                                .keys()
+                                                .filter(|key| *key != "type")
+                                                .cloned()
+                                                .collect::<Vec<_>>()
+                                        })
+                                        .unwrap_or_default();
+                                    keys.sort();
+                                    if keys.is_empty() {
+                                        format!("<{part_type}>")
+                                    } else {
+                                        format!("<{part_type}:{}>", keys.join(","))
+                                    }
+                                }
+                            },
                         })
                         .collect::<Vec<_>>()
                 })
@@ -174,35 +195,29 @@ fn has_encrypted_content(item: &Value) -> bool {
         .is_some_and(|content| !content.is_empty())
 }
 
-/// `<type>` for a non-text part, with its other keys listed (`<input_image:detail,image_url>`).
-fn describe_non_text_part(part: &Value) -> String {
-    let Some(part_type) = part.get("type").and_then(Value::as_str) else {
-        return "<UNKNOWN_CONTENT_ITEM>".to_string();
-    };
-    let mut keys = part
-        .as_object()
-        .map(|object| {
-            object
-                .keys()
-                .filter(|key| *key != "type")
-                .cloned()
-                .collect::<Vec<_>>()
-        })
-        .unwrap_or_default();
-    keys.sort();
-    if keys.is_empty() {
-        format!("<{part_type}>")
-    } else {
-        format!("<{part_type}:{}>", keys.join(","))
-    }
-}
-
 fn display_text(text: &str, options: &LayoutOptions) -> String {
-    let shown = match options.text {
-        LayoutText::Placeholders => placeholder_for(text, options),
+    let placeholder = match options.text {
         LayoutText::Full => None,
-    }
-    .unwrap_or_else(|| text.to_string());
+        LayoutText::Placeholders => {
+            if let Some((_, placeholder)) =
+                options.known_texts.iter().find(|(known, _)| known == text)
+            {
+                Some(placeholder.clone())
+            } else if text.starts_with("<environment_context>") {
+                Some(if text.contains("<cwd>") {
+                    "<ENVIRONMENT_CONTEXT:cwd=<CWD>>".to_string()
+                } else {
+                    "<ENVIRONMENT_CONTEXT>".to_string()
+                })
+            } else {
+                PLACEHOLDER_PREFIXES
+                    .iter()
+                    .find(|(prefix, _)| text.starts_with(prefix))
+                    .map(|(_, placeholder)| (*placeholder).to_string())
+            }
+        }
+    };
+    let shown = placeholder.unwrap_or_else(|| text.to_string());
     let escaped = shown
         .replace("\r\n", "\n")
         .replace('\r', "\n")
@@ -214,21 +229,4 @@ fn display_text(text: &str, options: &LayoutOptions) -> String {
         }
         Some(_) | None => escaped,
     }
-}
-
-fn placeholder_for(text: &str, options: &LayoutOptions) -> Option<String> {
-    if let Some((_, placeholder)) = options.known_texts.iter().find(|(known, _)| known == text) {
-        return Some(placeholder.clone());
-    }
-    if text.starts_with("<environment_context>") {
-        return Some(if text.contains("<cwd>") {
-            "<ENVIRONMENT_CONTEXT:cwd=<CWD>>".to_string()
-        } else {
-            "<ENVIRONMENT_CONTEXT>".to_string()
-        });
-    }
-    PLACEHOLDER_PREFIXES
-        .iter()
-        .find(|(prefix, _)| text.starts_with(prefix))
-        .map(|(_, placeholder)| (*placeholder).to_string())
 }

@@ -9,6 +9,7 @@ use codex_protocol::openai_models::WebSearchToolType;
 
 use super::spec::FreeformTool;
 use super::spec::FreeformToolFormat;
+use super::spec::FunctionTool;
 use super::spec::ToolSpec;
 use super::spec::ToolSpecError;
 use super::spec::WebSearchTool;
@@ -86,26 +87,73 @@ pub fn builtin_tools(config: &BuiltinToolsConfig) -> Result<Vec<ToolSpec>, ToolS
     let mut tools = Vec::new();
     match config.shell_type {
         ConfigShellToolType::UnifiedExec => {
-            tools.push(function_tool(&EXEC_COMMAND)?);
-            tools.push(function_tool(&WRITE_STDIN)?);
+            tools.push(ToolSpec::Function(function_tool(&EXEC_COMMAND)?));
+            tools.push(ToolSpec::Function(function_tool(&WRITE_STDIN)?));
         }
-        ConfigShellToolType::ShellCommand => tools.push(function_tool(&SHELL_COMMAND)?),
-        ConfigShellToolType::Default => tools.push(function_tool(&SHELL)?),
+        ConfigShellToolType::ShellCommand => {
+            tools.push(ToolSpec::Function(function_tool(&SHELL_COMMAND)?))
+        }
+        ConfigShellToolType::Default => tools.push(ToolSpec::Function(function_tool(&SHELL)?)),
         ConfigShellToolType::Local => tools.push(ToolSpec::LocalShell {}),
         ConfigShellToolType::Disabled => {}
     }
-    tools.push(function_tool(&UPDATE_PLAN)?);
-    tools.push(function_tool(&REQUEST_USER_INPUT)?);
+    tools.push(ToolSpec::Function(function_tool(&UPDATE_PLAN)?));
+    tools.push(ToolSpec::Function(function_tool(&REQUEST_USER_INPUT)?));
     match config.apply_patch_tool_type {
-        Some(ApplyPatchToolType::Freeform) => tools.push(freeform_apply_patch()?),
-        Some(ApplyPatchToolType::Function) => tools.push(function_tool(&APPLY_PATCH_FUNCTION)?),
+        Some(ApplyPatchToolType::Freeform) => match parse_template(&APPLY_PATCH_FREEFORM)? {
+            ToolSpec::Custom(tool) => tools.push(ToolSpec::Custom(FreeformTool {
+                format: FreeformToolFormat {
+                    definition: APPLY_PATCH_GRAMMAR.to_string(),
+                    ..tool.format
+                },
+                ..tool
+            })),
+            ToolSpec::Function(_)
+            | ToolSpec::LocalShell {}
+            | ToolSpec::WebSearch(_)
+            | ToolSpec::Namespace(_)
+            | ToolSpec::Other(_) => {
+                return Err(ToolSpecError::UnexpectedShape {
+                    template: APPLY_PATCH_FREEFORM.path,
+                    reason: "expected a `custom` tool with a grammar format",
+                });
+            }
+        },
+        Some(ApplyPatchToolType::Function) => {
+            tools.push(ToolSpec::Function(function_tool(&APPLY_PATCH_FUNCTION)?))
+        }
         None => {}
     }
     if config.image_input {
-        tools.push(view_image(config.image_detail)?);
+        let mut view_image = function_tool(&VIEW_IMAGE)?;
+        match config.image_detail {
+            ImageDetailParameter::Offered => {}
+            ImageDetailParameter::Omitted => {
+                if let Some(properties) = view_image
+                    .parameters
+                    .get_mut("properties")
+                    .and_then(serde_json::Value::as_object_mut)
+                {
+                    properties.shift_remove("detail");
+                }
+            }
+        }
+        tools.push(ToolSpec::Function(view_image));
     }
-    if let Some(web_search) = web_search_tool(config) {
-        tools.push(web_search);
+    let external_web_access = match config.web_search_mode {
+        WebSearchMode::Disabled => None,
+        WebSearchMode::Cached => Some(false),
+        WebSearchMode::Live => Some(true),
+    };
+    if let Some(external_web_access) = external_web_access {
+        let search_content_types = match config.web_search_tool_type {
+            WebSearchToolType::Text => None,
+            WebSearchToolType::TextAndImage => Some(vec!["text".to_string(), "image".to_string()]),
+        };
+        tools.push(ToolSpec::WebSearch(WebSearchTool {
+            external_web_access,
+            search_content_types,
+        }));
     }
     Ok(tools)
 }
@@ -117,9 +165,9 @@ fn parse_template(template: &ToolTemplate) -> Result<ToolSpec, ToolSpecError> {
     })
 }
 
-fn function_tool(template: &ToolTemplate) -> Result<ToolSpec, ToolSpecError> {
+fn function_tool(template: &ToolTemplate) -> Result<FunctionTool, ToolSpecError> {
     match parse_template(template)? {
-        tool @ ToolSpec::Function(_) => Ok(tool),
+        ToolSpec::Function(tool) => Ok(tool),
         ToolSpec::Custom(_)
         | ToolSpec::LocalShell {}
         | ToolSpec::WebSearch(_)
@@ -129,58 +177,4 @@ fn function_tool(template: &ToolTemplate) -> Result<ToolSpec, ToolSpecError> {
             reason: "expected a `function` tool with name, description, strict and parameters",
         }),
     }
-}
-
-fn freeform_apply_patch() -> Result<ToolSpec, ToolSpecError> {
-    match parse_template(&APPLY_PATCH_FREEFORM)? {
-        ToolSpec::Custom(tool) => Ok(ToolSpec::Custom(FreeformTool {
-            format: FreeformToolFormat {
-                definition: APPLY_PATCH_GRAMMAR.to_string(),
-                ..tool.format
-            },
-            ..tool
-        })),
-        ToolSpec::Function(_)
-        | ToolSpec::LocalShell {}
-        | ToolSpec::WebSearch(_)
-        | ToolSpec::Namespace(_)
-        | ToolSpec::Other(_) => Err(ToolSpecError::UnexpectedShape {
-            template: APPLY_PATCH_FREEFORM.path,
-            reason: "expected a `custom` tool with a grammar format",
-        }),
-    }
-}
-
-fn view_image(detail: ImageDetailParameter) -> Result<ToolSpec, ToolSpecError> {
-    let tool = function_tool(&VIEW_IMAGE)?;
-    match (detail, tool) {
-        (ImageDetailParameter::Offered, tool) => Ok(tool),
-        (ImageDetailParameter::Omitted, ToolSpec::Function(mut function)) => {
-            if let Some(properties) = function
-                .parameters
-                .get_mut("properties")
-                .and_then(serde_json::Value::as_object_mut)
-            {
-                properties.shift_remove("detail");
-            }
-            Ok(ToolSpec::Function(function))
-        }
-        (ImageDetailParameter::Omitted, other) => Ok(other),
-    }
-}
-
-fn web_search_tool(config: &BuiltinToolsConfig) -> Option<ToolSpec> {
-    let external_web_access = match config.web_search_mode {
-        WebSearchMode::Disabled => return None,
-        WebSearchMode::Cached => false,
-        WebSearchMode::Live => true,
-    };
-    let search_content_types = match config.web_search_tool_type {
-        WebSearchToolType::Text => None,
-        WebSearchToolType::TextAndImage => Some(vec!["text".to_string(), "image".to_string()]),
-    };
-    Some(ToolSpec::WebSearch(WebSearchTool {
-        external_web_access,
-        search_content_types,
-    }))
 }
