@@ -3,6 +3,7 @@
 
 pub mod agents_md;
 pub mod apps_instructions;
+pub mod approved_command_prefixes;
 pub mod collaboration_mode;
 pub mod context_window;
 pub mod context_window_guidance;
@@ -12,6 +13,7 @@ mod environments_xml;
 pub mod guidance;
 pub mod managed_developer_instructions;
 pub mod model;
+pub mod permissions;
 pub mod personality;
 pub mod plugins_instructions;
 pub mod realtime;
@@ -28,6 +30,8 @@ pub(crate) static SECTION_CATALOG: &[CatalogEntry] = &[
     CatalogEntry::of::<context_window_guidance::ContextWindowGuidanceSection>(),
     CatalogEntry::of::<realtime::RealtimeSection>(),
     CatalogEntry::of::<agents_md::AgentsMdSection>(),
+    CatalogEntry::of::<permissions::PermissionsSection>(),
+    CatalogEntry::of::<approved_command_prefixes::ApprovedCommandPrefixesSection>(),
     CatalogEntry::of::<collaboration_mode::CollaborationModeSection>(),
     CatalogEntry::of::<environments::EnvironmentsSection>(),
     CatalogEntry::of::<environments_instructions::EnvironmentsInstructionsSection>(),

@@ -1,0 +1,123 @@
+//! `approved_command_prefixes`: when the full permissions instructions are turned off, only
+//! newly approved command prefixes are announced, as `Approved command prefix saved:` notices.
+//! The same notice is used by the `permissions` section for prefix-only changes.
+
+use std::collections::BTreeSet;
+
+use codex_prompts::TemplateSet;
+use codex_prompts::format_allow_prefixes;
+use serde::Deserialize;
+
+use crate::context::world_state::CatalogSection;
+use crate::context::world_state::DEVELOPER_ROLE;
+use crate::context::world_state::FragmentSpec;
+use crate::context::world_state::MessagePlacement;
+use crate::context::world_state::PreviousSectionState;
+use crate::context::world_state::SectionFragment;
+use crate::context::world_state::WorldStateError;
+use crate::context::world_state::WorldStateSection;
+
+/// Leading text of every approved-prefix notice; history recognises notices by it.
+pub const APPROVED_COMMAND_PREFIX_SAVED_PREFIX: &str = "Approved command prefix saved:";
+
+/// The unmarked notice fragment.
+pub const APPROVED_COMMAND_PREFIX_SAVED: FragmentSpec = FragmentSpec {
+    role: DEVELOPER_ROLE,
+    content_kind: "permissions.approved_command_prefix_saved",
+    start_marker: "",
+    end_marker: "",
+    placement: MessagePlacement::Mergeable,
+};
+
+/// A set of approved command prefixes; persists as a sorted array of token arrays.
+pub type ApprovedPrefixes = BTreeSet<Vec<String>>;
+
+/// `Approved command prefix saved:` followed by the formatted prefix list, or `None` when
+/// nothing was added.
+pub fn approved_prefix_saved_fragment(
+    added: &[Vec<String>],
+    templates: &TemplateSet,
+) -> Option<SectionFragment> {
+    let list = format_allow_prefixes(added, templates)?;
+    Some(
+        APPROVED_COMMAND_PREFIX_SAVED
+            .fragment(format!("{APPROVED_COMMAND_PREFIX_SAVED_PREFIX}\n{list}")),
+    )
+}
+
+/// Prefixes in `current` that `previous` lacks, in sorted order.
+pub fn added_prefixes(previous: &ApprovedPrefixes, current: &ApprovedPrefixes) -> Vec<Vec<String>> {
+    current.difference(previous).cloned().collect()
+}
+
+/// Inputs of the `approved_command_prefixes` section.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApprovedCommandPrefixesSectionInputs {
+    /// Prefixes the exec policy allows, as token lists (duplicates collapse).
+    #[serde(default)]
+    pub approved_command_prefixes: Vec<Vec<String>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ApprovedCommandPrefixesSection {
+    prefixes: ApprovedPrefixes,
+    templates: TemplateSet,
+}
+
+impl ApprovedCommandPrefixesSection {
+    pub fn new(inputs: ApprovedCommandPrefixesSectionInputs, templates: &TemplateSet) -> Self {
+        Self {
+            prefixes: inputs.approved_command_prefixes.into_iter().collect(),
+            templates: templates.clone(),
+        }
+    }
+}
+
+impl WorldStateSection for ApprovedCommandPrefixesSection {
+    const ID: &'static str = "approved_command_prefixes";
+    type Snapshot = ApprovedPrefixes;
+
+    fn snapshot(&self) -> ApprovedPrefixes {
+        self.prefixes.clone()
+    }
+
+    /// Notices are unmarked; they are recognised by their leading text.
+    fn matches_legacy_fragment(role: &str, text: &str) -> bool {
+        role == DEVELOPER_ROLE
+            && text
+                .trim_start()
+                .starts_with(APPROVED_COMMAND_PREFIX_SAVED_PREFIX)
+    }
+
+    /// Only additions are announced: without a snapshot (Absent) the existing prefixes are
+    /// never restated, and a notice already in history (Unknown) is not repeated; removals
+    /// are silent.
+    fn render_diff(
+        &self,
+        previous: PreviousSectionState<'_, ApprovedPrefixes>,
+    ) -> Option<SectionFragment> {
+        match previous {
+            PreviousSectionState::Known(previous) => approved_prefix_saved_fragment(
+                &added_prefixes(previous, &self.prefixes),
+                &self.templates,
+            ),
+            PreviousSectionState::Absent | PreviousSectionState::Unknown => None,
+        }
+    }
+}
+
+impl CatalogSection for ApprovedCommandPrefixesSection {
+    type Inputs = ApprovedCommandPrefixesSectionInputs;
+
+    fn from_inputs(
+        inputs: ApprovedCommandPrefixesSectionInputs,
+        templates: &TemplateSet,
+    ) -> Result<Self, WorldStateError> {
+        Ok(Self::new(inputs, templates))
+    }
+}
+
+#[cfg(test)]
+#[path = "approved_command_prefixes_tests.rs"]
+mod tests;
