@@ -12,6 +12,10 @@ pub enum CatalogOrigin {
     File(PathBuf),
     /// JSON text handed over directly (tests, embedders).
     Inline,
+    /// A provider's `/models` answer, merged into the bundled catalog (the endpoint URL).
+    Remote(String),
+    /// The models cache file, merged into the bundled catalog.
+    Cache(PathBuf),
 }
 
 impl fmt::Display for CatalogOrigin {
@@ -20,6 +24,8 @@ impl fmt::Display for CatalogOrigin {
             CatalogOrigin::Bundled => f.write_str("bundled model catalog"),
             CatalogOrigin::File(path) => write!(f, "model catalog {}", path.display()),
             CatalogOrigin::Inline => f.write_str("inline model catalog"),
+            CatalogOrigin::Remote(url) => write!(f, "model catalog from {url}"),
+            CatalogOrigin::Cache(path) => write!(f, "cached model catalog {}", path.display()),
         }
     }
 }

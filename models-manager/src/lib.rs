@@ -8,7 +8,11 @@
 //! and personality texts uses the model methods of `codex-protocol`
 //! ([`ModelInfo::get_model_instructions`], [`ModelInfo::supports_personality`]) plus
 //! [`personality_message`]; [`with_config_overrides`] applies user configuration to an entry.
+//! [`ModelsCache`] reads and writes `$CODEX_HOME/models_cache.json` and judges its freshness, and
+//! [`merge_remote_models`] folds a fetched list into the bundled one; the fetching itself lives in
+//! `codex-core`'s HTTP client, so this crate does no network IO.
 
+mod cache;
 mod catalog;
 mod error;
 mod fallback;
@@ -16,6 +20,13 @@ mod lookup;
 mod overrides;
 mod personality;
 
+pub use cache::CacheFreshness;
+pub use cache::DEFAULT_MODELS_CACHE_TTL;
+pub use cache::MODELS_CACHE_FILE;
+pub use cache::ModelsCache;
+pub use cache::ModelsCacheError;
+pub use cache::ModelsCacheKey;
+pub use cache::merge_remote_models;
 pub use catalog::BUNDLED_MODELS_JSON;
 pub use catalog::ModelCatalog;
 pub use error::CatalogError;
