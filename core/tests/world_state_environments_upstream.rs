@@ -21,6 +21,8 @@ use codex_core::context::world_state::sections::environments::PermissionProfileC
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
+type TestResult<T = ()> = Result<T, Box<dyn std::error::Error>>;
+
 fn capture(name: &str) -> Option<PathBuf> {
     match std::env::var_os("CODEX_UPSTREAM_FIXTURES") {
         Some(root) => Some(PathBuf::from(root).join("captures").join(name)),
@@ -33,49 +35,47 @@ fn capture(name: &str) -> Option<PathBuf> {
 
 /// The last `<environment_context>` text of the `number`-th request (earlier ones belong to
 /// earlier turns replayed in the input).
-fn environment_context_text(folder: &Path, number: u32) -> Option<String> {
+fn environment_context_text(folder: &Path, number: u32) -> TestResult<Option<String>> {
     let path = folder.join(format!("request-{number:02}.json"));
-    let body: Value =
-        serde_json::from_str(&std::fs::read_to_string(path).expect("request")).expect("JSON");
-    body["input"]
+    let body: Value = serde_json::from_str(&std::fs::read_to_string(path)?)?;
+    Ok(body["input"]
         .as_array()
-        .expect("input list")
+        .ok_or("request without an input list")?
         .iter()
         .filter_map(|item| item["content"].as_array())
         .flatten()
         .filter_map(|content| content["text"].as_str())
         .filter(|text| text.starts_with("<environment_context>"))
-        .last()
-        .map(str::to_string)
+        .next_back()
+        .map(str::to_string))
 }
 
 /// The `environments` member of every recorded world-state line, with its `full` flag.
-fn recorded_environment_states(folder: &Path) -> Vec<(bool, Value)> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
-        .expect("capture folder")
-        .map(|entry| entry.expect("entry").path())
-        .filter(|path| {
-            path.extension()
-                .is_some_and(|extension| extension == "jsonl")
-        })
-        .collect();
+fn recorded_environment_states(folder: &Path) -> TestResult<Vec<(bool, Value)>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(folder)? {
+        let path = entry?.path();
+        if path
+            .extension()
+            .is_some_and(|extension| extension == "jsonl")
+        {
+            files.push(path);
+        }
+    }
     files.sort();
-    files
-        .iter()
-        .flat_map(|file| {
-            std::fs::read_to_string(file)
-                .expect("rollout")
-                .lines()
-                .map(|line| serde_json::from_str::<Value>(line).expect("JSON line"))
-                .collect::<Vec<_>>()
-        })
-        .filter(|line| line["type"] == "world_state")
-        .filter_map(|line| {
+    let mut states = Vec::new();
+    for file in files {
+        for line in std::fs::read_to_string(file)?.lines() {
+            let line: Value = serde_json::from_str(line)?;
             let payload = &line["payload"];
-            let state = payload["state"].get("environments")?.clone();
-            Some((payload["full"] == true, state))
-        })
-        .collect()
+            if line["type"] == "world_state"
+                && let Some(state) = payload["state"].get("environments")
+            {
+                states.push((payload["full"] == true, state.clone()));
+            }
+        }
+    }
+    Ok(states)
 }
 
 fn local(cwd: &str) -> EnvironmentInputs {
@@ -124,12 +124,10 @@ fn upstream_day(
     }
 }
 
-fn world_state(inputs: EnvironmentsSectionInputs) -> WorldState {
+fn world_state(inputs: EnvironmentsSectionInputs) -> TestResult<WorldState> {
     let mut world_state = WorldState::new();
-    world_state
-        .add_section(EnvironmentsSection::new(inputs).expect("valid inputs"))
-        .expect("unique section");
-    world_state
+    world_state.add_section(EnvironmentsSection::new(inputs)?)?;
+    Ok(world_state)
 }
 
 fn only_render(fragments: Vec<Box<dyn codex_context_fragments::ContextualUserFragment>>) -> String {
@@ -138,11 +136,11 @@ fn only_render(fragments: Vec<Box<dyn codex_context_fragments::ContextualUserFra
 }
 
 #[test]
-fn per_turn_cwd_and_sandbox_change_matches_upstream() {
+fn per_turn_cwd_and_sandbox_change_matches_upstream() -> TestResult {
     let Some(folder) =
         capture("prompt_caching.per_turn_overrides_keep_cached_prefix_and_key_constant")
     else {
-        return;
+        return Ok(());
     };
     let read_root = || {
         entry(
@@ -154,7 +152,7 @@ fn per_turn_cwd_and_sandbox_change_matches_upstream() {
     let first = world_state(upstream_day(
         vec![local("/sandbox/tmpJ1HGiU")],
         Some(restricted(&["/upstream/codex-rs/core"], vec![read_root()])),
-    ));
+    ))?;
     let path = |path: &str| FileSystemTarget::Path(path.to_string());
     let second = world_state(upstream_day(
         vec![local("/sandbox/tmpLkwNf3")],
@@ -181,16 +179,16 @@ fn per_turn_cwd_and_sandbox_change_matches_upstream() {
                 ),
             ],
         )),
-    ));
-    let recorded = recorded_environment_states(&folder);
+    ))?;
+    let recorded = recorded_environment_states(&folder)?;
 
     assert_eq!(
         Some(only_render(first.render_full())),
-        environment_context_text(&folder, 1)
+        environment_context_text(&folder, 1)?
     );
     assert_eq!(
         Some(only_render(second.render_diff(&first.snapshot()))),
-        environment_context_text(&folder, 2)
+        environment_context_text(&folder, 2)?
     );
     let patch = second
         .snapshot()
@@ -210,14 +208,15 @@ fn per_turn_cwd_and_sandbox_change_matches_upstream() {
         ],
         recorded
     );
+    Ok(())
 }
 
 #[test]
-fn non_escalatable_denied_path_matches_upstream() {
+fn non_escalatable_denied_path_matches_upstream() -> TestResult {
     let Some(folder) =
         capture("agents_md.restricted_project_without_instructions_starts_successfully")
     else {
-        return;
+        return Ok(());
     };
     let state = world_state(upstream_day(
         vec![local("/sandbox/tmpqbuy8u")],
@@ -236,14 +235,14 @@ fn non_escalatable_denied_path_matches_upstream() {
                 ),
             ],
         )),
-    ));
+    ))?;
 
     assert_eq!(
         Some(only_render(state.render_full())),
-        environment_context_text(&folder, 1)
+        environment_context_text(&folder, 1)?
     );
     assert_eq!(
-        recorded_environment_states(&folder).first().cloned(),
+        recorded_environment_states(&folder)?.first().cloned(),
         Some((
             true,
             state
@@ -253,25 +252,27 @@ fn non_escalatable_denied_path_matches_upstream() {
                 .expect("persisted")
         ))
     );
+    Ok(())
 }
 
 #[test]
-fn thread_without_environments_matches_upstream() {
+fn thread_without_environments_matches_upstream() -> TestResult {
     let Some(folder) = capture("agents_md.loads_user_instructions_without_a_primary_environment")
     else {
-        return;
+        return Ok(());
     };
-    let state = world_state(upstream_day(Vec::new(), None));
+    let state = world_state(upstream_day(Vec::new(), None))?;
 
     assert_eq!(
         Some(only_render(state.render_full())),
-        environment_context_text(&folder, 1)
+        environment_context_text(&folder, 1)?
     );
-    let recorded = recorded_environment_states(&folder);
+    let recorded = recorded_environment_states(&folder)?;
     let recorded_snapshot = WorldStateSnapshot::from_value(serde_json::json!({
         "environments": recorded.first().expect("a full state").1.clone()
     }))
     .expect("object");
     assert_eq!(state.snapshot(), recorded_snapshot);
     assert_eq!(state.render_diff(&recorded_snapshot).len(), 0);
+    Ok(())
 }
