@@ -97,12 +97,6 @@ impl ResolvedBaseInstructions {
             | None => None,
         }
     }
-
-    /// Whether the personality text is part of the base instructions, so it must not be stated
-    /// again: the text is the model's own template and that template takes a personality.
-    pub fn includes_personality(&self, model: &ModelInfo) -> bool {
-        model.supports_personality() && self.instructions.text == self.model_instructions
-    }
 }
 
 /// Resolves the base instructions by the three-level priority and computes their provenance.
@@ -132,9 +126,10 @@ pub fn resolve_base_instructions(inputs: BaseInstructionsInputs<'_>) -> Resolved
     } else if let Some(recorded) = inputs.recorded {
         // Rollouts written before provenance existed: the text can only be attributed to the
         // current model when it is exactly that model's rendering.
-        let provenance = recorded.provenance.clone().or_else(|| {
-            (recorded.text == model_instructions).then(generated_here)
-        });
+        let provenance = recorded
+            .provenance
+            .clone()
+            .or_else(|| (recorded.text == model_instructions).then(generated_here));
         let instructions = BaseInstructions {
             text: recorded.text.clone(),
             provenance,

@@ -57,7 +57,6 @@ fn fresh_session_renders_the_model_template_with_model_provenance() {
     assert_eq!(resolved.source(), BaseInstructionsSource::ModelTemplate);
     assert_eq!(resolved.model_instructions(), "You are gpt-a. Be direct.");
     assert_eq!(resolved.generated_for_other_model(), None);
-    assert!(resolved.includes_personality(&model));
 }
 
 #[test]
@@ -81,7 +80,6 @@ fn configured_text_wins_over_recorded_and_model_text_and_is_custom() {
     );
     assert_eq!(resolved.source(), BaseInstructionsSource::Configured);
     assert_eq!(resolved.generated_for_other_model(), None);
-    assert!(!resolved.includes_personality(&model));
 }
 
 #[test]
@@ -92,7 +90,10 @@ fn configured_text_keeps_a_provenance_passed_along_by_a_parent_agent() {
         provenance: model_provenance("gpt-parent"),
     };
     let resolved = resolve_base_instructions(inputs(&model, Some(&configured), None));
-    assert_eq!(resolved.provenance(), model_provenance("gpt-parent").as_ref());
+    assert_eq!(
+        resolved.provenance(),
+        model_provenance("gpt-parent").as_ref()
+    );
     assert_eq!(resolved.generated_for_other_model(), Some("gpt-parent"));
 }
 
@@ -109,7 +110,6 @@ fn recorded_text_wins_over_the_model_template_and_keeps_its_provenance() {
     assert_eq!(resolved.model_instructions(), "You are gpt-b. Be direct.");
     // The thread moved from gpt-a to gpt-b: the model section must announce the switch.
     assert_eq!(resolved.generated_for_other_model(), Some("gpt-a"));
-    assert!(!resolved.includes_personality(&model));
 }
 
 #[test]
@@ -139,7 +139,6 @@ fn legacy_recorded_text_is_attributed_to_the_current_model_only_when_identical()
             provenance: model_provenance("gpt-a"),
         }
     );
-    assert!(resolved.includes_personality(&model));
 
     let different = BaseInstructions {
         text: "Something an older build wrote.".to_string(),
@@ -161,7 +160,6 @@ fn model_without_template_yields_empty_instructions() {
             provenance: model_provenance("bare"),
         }
     );
-    assert!(!resolved.includes_personality(&model));
 }
 
 #[test]

@@ -3,15 +3,23 @@
 //! feature or switch asks for it.
 
 use codex_models_manager::personality_message;
+use codex_prompts::CatalogApprovalMessages;
+use codex_prompts::CatalogPermissionMessages;
+use codex_prompts::ExecPermissionApprovals;
+use codex_prompts::PermissionsInstructions;
+use codex_prompts::RequestPermissionsTool;
 use codex_prompts::TemplateSet;
 use codex_protocol::ReadOnlyAccess;
 use codex_protocol::SandboxPolicy;
+use codex_protocol::TemporaryDirectories;
 
 use crate::config::Feature;
 use crate::context::world_state::WorldState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::sections::agents_md::AgentsMdSection;
 use crate::context::world_state::sections::agents_md::AgentsMdSnapshot;
+use crate::context::world_state::sections::approved_command_prefixes::ApprovedCommandPrefixesSection;
+use crate::context::world_state::sections::approved_command_prefixes::ApprovedCommandPrefixesSectionInputs;
 use crate::context::world_state::sections::apps_instructions::AppsInstructionsSection;
 use crate::context::world_state::sections::collaboration_mode::CollaborationModeSection;
 use crate::context::world_state::sections::collaboration_mode::CollaborationModeSectionInputs;
@@ -34,6 +42,7 @@ use crate::context::world_state::sections::managed_developer_instructions::Manag
 use crate::context::world_state::sections::managed_developer_instructions::ManagedDeveloperInstructionsSectionInputs;
 use crate::context::world_state::sections::model::ModelSection;
 use crate::context::world_state::sections::model::ModelSectionInputs;
+use crate::context::world_state::sections::permissions::PermissionsSection;
 use crate::context::world_state::sections::personality::BaseInstructionsPersonality;
 use crate::context::world_state::sections::personality::PersonalitySection;
 use crate::context::world_state::sections::personality::PersonalitySectionInputs;
@@ -41,6 +50,8 @@ use crate::context::world_state::sections::personality::PersonalitySnapshot;
 use crate::context::world_state::sections::plugins_instructions::PluginsInstructionsSection;
 use crate::context::world_state::sections::realtime::RealtimeSection;
 use crate::context::world_state::sections::realtime::RealtimeSectionInputs;
+use crate::context::world_state::sections::tools::ToolsSection;
+use crate::context::world_state::sections::tools::ToolsSectionInputs;
 use crate::turn_context::TurnContext;
 
 /// Read-only subdirectories of a writable workspace root: version control and agent
@@ -77,7 +88,9 @@ pub fn build_world_state_for_step(
                         personality: previous.personality,
                     }),
                 message: personality_message(model, turn.personality).map(str::to_string),
-                base_instructions: if turn.base_instructions.includes_personality(model) {
+                // A template that takes a personality carries it, in the base instructions or
+                // in a model-switch notice, so it is never stated twice.
+                base_instructions: if model.supports_personality() {
                     BaseInstructionsPersonality::Included
                 } else {
                     BaseInstructionsPersonality::NotIncluded
@@ -125,6 +138,20 @@ pub fn build_world_state_for_step(
         },
         templates,
     ))?;
+    if turn.inclusion.permissions_instructions.is_included() {
+        world_state.add_section(PermissionsSection::new(
+            permissions_builder(turn),
+            turn.approved_command_prefixes.clone(),
+            templates,
+        ))?;
+    } else {
+        world_state.add_section(ApprovedCommandPrefixesSection::new(
+            ApprovedCommandPrefixesSectionInputs {
+                approved_command_prefixes: turn.approved_command_prefixes.clone(),
+            },
+            templates,
+        ))?;
+    }
     if turn.inclusion.collaboration_mode_instructions.is_included() {
         let mode = &turn.collaboration_mode;
         world_state.add_section(CollaborationModeSection::new(
@@ -165,6 +192,18 @@ pub fn build_world_state_for_step(
         },
         templates,
     ))?;
+    if features.enabled(Feature::DeferredToolWorldState) {
+        world_state.add_section(ToolsSection::new(
+            ToolsSectionInputs {
+                namespaces: turn
+                    .deferred_tool_namespaces
+                    .iter()
+                    .map(|namespace| (namespace.name.clone(), namespace.description.clone()))
+                    .collect(),
+            },
+            templates,
+        ))?;
+    }
     if !turn.session_source.is_guardian_reviewer() {
         world_state.add_section(ManagedDeveloperInstructionsSection::new(
             ManagedDeveloperInstructionsSectionInputs {
@@ -174,6 +213,41 @@ pub fn build_world_state_for_step(
         ))?;
     }
     Ok(world_state)
+}
+
+/// The `<permissions instructions>` of the turn's policies, without approved prefixes (the
+/// section adds them). Temporary directories are not probed, so the text is reproducible.
+fn permissions_builder(turn: &TurnContext) -> codex_prompts::PermissionsInstructionsBuilder {
+    let messages = turn.model.model_messages.as_ref();
+    PermissionsInstructions::builder_from_policy(
+        &turn.sandbox_policy,
+        &turn.cwd,
+        &TemporaryDirectories::default(),
+        turn.approval_policy,
+    )
+    .approvals_reviewer(turn.approvals_reviewer)
+    .exec_permission_approvals(if turn.features.enabled(Feature::ExecPermissionApprovals) {
+        ExecPermissionApprovals::Enabled
+    } else {
+        ExecPermissionApprovals::Disabled
+    })
+    .request_permissions_tool(if turn.features.enabled(Feature::RequestPermissionsTool) {
+        RequestPermissionsTool::Available
+    } else {
+        RequestPermissionsTool::Unavailable
+    })
+    .catalog_permission_messages(
+        messages
+            .and_then(|messages| messages.permissions.as_ref())
+            .map(CatalogPermissionMessages::from)
+            .unwrap_or_default(),
+    )
+    .catalog_approval_messages(
+        messages
+            .and_then(|messages| messages.approvals.as_ref())
+            .map(CatalogApprovalMessages::from)
+            .unwrap_or_default(),
+    )
 }
 
 fn environments_inputs(turn: &TurnContext) -> EnvironmentsSectionInputs {

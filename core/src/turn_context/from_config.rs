@@ -71,10 +71,13 @@ impl TurnContext {
             },
         );
 
+        // Drawn in a fixed order so a seeded generator always gives the same ids.
         let thread_id = sources.ids.thread_id().to_string();
-        let turn_id = sources.ids.turn_id().to_string();
+        let installation_id = sources.ids.uuid_v4().to_string();
         let window_id = sources.ids.uuid_v7().to_string();
+        let turn_id = sources.ids.turn_id().to_string();
         let mut turn = TurnContext::for_model(thread_id, turn_id, model, config.cwd.clone());
+        turn.installation_id = installation_id;
         turn.personality = match personality_feature {
             PersonalityFeature::Enabled => config.personality,
             PersonalityFeature::Disabled => None,

@@ -172,6 +172,8 @@ pub struct DeferredToolNamespace {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TurnContext {
     pub thread_id: String,
+    /// Identifies this installation of the harness in request metadata.
+    pub installation_id: String,
     pub turn_id: String,
     pub session_source: SessionSource,
     /// The model sampling the turn, configuration applied.
@@ -219,7 +221,7 @@ impl TurnContext {
     /// A turn of a new root thread on `model` in `cwd`, with upstream's defaults: model-rendered
     /// base instructions, read-only sandbox, on-request approvals, default collaboration mode,
     /// default features, one available environment named `local` with shell `bash`, no
-    /// configured texts and no AGENTS.md. Date and timezone are left for the caller to pin
+    /// configured texts, no AGENTS.md and the nil installation id. Date and timezone are left for the caller to pin
     /// (`1970-01-01`, `UTC`).
     pub fn for_model(
         thread_id: impl Into<String>,
@@ -245,6 +247,7 @@ impl TurnContext {
                 guidance_message: None,
             },
             thread_id,
+            installation_id: NIL_INSTALLATION_ID.to_string(),
             turn_id: turn_id.into(),
             session_source: SessionSource::default(),
             collaboration_mode: CollaborationMode {
@@ -310,6 +313,9 @@ impl TurnContext {
         }
     }
 }
+
+/// Installation id of a context built by [`TurnContext::for_model`].
+pub const NIL_INSTALLATION_ID: &str = "00000000-0000-0000-0000-000000000000";
 
 /// Identifier of the environment a local session runs in.
 pub const LOCAL_ENVIRONMENT_ID: &str = "local";

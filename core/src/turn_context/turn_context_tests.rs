@@ -96,7 +96,8 @@ fn empty_configuration_uses_the_catalog_default_model_and_upstream_defaults() {
         vec![TurnEnvironment {
             id: LOCAL_ENVIRONMENT_ID.to_string(),
             cwd: "/work/project".to_string(),
-            status: crate::context::world_state::sections::environments::EnvironmentStatus::Available,
+            status:
+                crate::context::world_state::sections::environments::EnvironmentStatus::Available,
             shell: Some("zsh".to_string()),
         }]
     );
@@ -105,7 +106,10 @@ fn empty_configuration_uses_the_catalog_default_model_and_upstream_defaults() {
     assert_eq!(turn.sandbox_policy, SandboxPolicy::new_read_only_policy());
     assert_eq!(turn.web_search_mode, WebSearchMode::Cached);
     assert_eq!(turn.collaboration_mode.mode, ModeKind::Default);
-    assert_eq!(turn.collaboration_mode.settings.developer_instructions, None);
+    assert_eq!(
+        turn.collaboration_mode.settings.developer_instructions,
+        None
+    );
     assert_eq!(
         turn.base_instructions.source(),
         BaseInstructionsSource::ModelTemplate
@@ -114,7 +118,10 @@ fn empty_configuration_uses_the_catalog_default_model_and_upstream_defaults() {
         turn.base_instructions.text(),
         turn.model.get_model_instructions(None)
     );
-    assert_eq!(turn.token_budget.first_window_id, turn.token_budget.window_id);
+    assert_eq!(
+        turn.token_budget.first_window_id,
+        turn.token_budget.window_id
+    );
     assert_eq!(turn.provider_id, "openai");
 }
 
@@ -148,13 +155,17 @@ fn configured_texts_modes_and_policies_reach_the_turn() {
     assert_eq!(turn.personality, Some(Personality::Friendly));
     assert_eq!(
         turn.base_instructions.text(),
-        turn.model.get_model_instructions(Some(Personality::Friendly))
+        turn.model
+            .get_model_instructions(Some(Personality::Friendly))
     );
     assert_eq!(turn.sandbox_policy, SandboxPolicy::DangerFullAccess);
     assert_eq!(turn.web_search_mode, WebSearchMode::Live);
     assert_eq!(turn.developer_instructions.as_deref(), Some("Use tabs."));
     assert_eq!(
-        turn.collaboration_mode.settings.developer_instructions.as_deref(),
+        turn.collaboration_mode
+            .settings
+            .developer_instructions
+            .as_deref(),
         Some(TemplateSet::embedded().text(TemplateId::CollaborationModePlan))
     );
 }
@@ -197,6 +208,9 @@ fn configured_base_instructions_are_custom_and_drop_catalog_messages() {
             provenance: Some(BaseInstructionsProvenance::Custom),
         }
     );
-    assert_eq!(turn.base_instructions.source(), BaseInstructionsSource::Configured);
+    assert_eq!(
+        turn.base_instructions.source(),
+        BaseInstructionsSource::Configured
+    );
     assert_eq!(turn.model.model_messages, None);
 }

@@ -102,7 +102,11 @@ fn routing_world_state() -> WorldState {
         ),
         section(
             "role",
-            spec(DEVELOPER_ROLE, MULTI_AGENT_ROLE_MARKERS, MessagePlacement::Separate),
+            spec(
+                DEVELOPER_ROLE,
+                MULTI_AGENT_ROLE_MARKERS,
+                MessagePlacement::Separate,
+            ),
             "R",
         ),
         section(
@@ -130,7 +134,8 @@ fn routing_world_state() -> WorldState {
 }
 
 fn turn() -> TurnContext {
-    let mut turn = TurnContext::for_model("thread-1", "turn-1", ModelInfo::with_defaults("m"), "/w");
+    let mut turn =
+        TurnContext::for_model("thread-1", "turn-1", ModelInfo::with_defaults("m"), "/w");
     turn.developer_instructions = Some("Prefer small commits.".to_string());
     turn
 }

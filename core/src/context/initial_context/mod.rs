@@ -146,7 +146,9 @@ pub fn build_initial_context_with_world_state(
         // Full-context metadata: the section itself never re-emits it in steady-state diffs.
         buckets.separate_developer.push(Routed {
             fragment: section.full_fragment(),
-            source: ContextSource::Section(<ContextWindowSection as WorldStateSection>::ID.to_string()),
+            source: ContextSource::Section(
+                <ContextWindowSection as WorldStateSection>::ID.to_string(),
+            ),
         });
     }
 
@@ -173,9 +175,15 @@ pub fn build_initial_context_with_world_state(
     for routed in buckets.separate_developer {
         emit(DEVELOPER_ROLE, vec![routed]);
     }
-    emit(DEVELOPER_ROLE, buckets.multi_agent_mode.into_iter().collect());
+    emit(
+        DEVELOPER_ROLE,
+        buckets.multi_agent_mode.into_iter().collect(),
+    );
     emit(USER_ROLE, buckets.contextual_user);
-    emit(DEVELOPER_ROLE, buckets.guardian_policy.into_iter().collect());
+    emit(
+        DEVELOPER_ROLE,
+        buckets.guardian_policy.into_iter().collect(),
+    );
     emit(
         DEVELOPER_ROLE,
         buckets.managed_developer_instructions.into_iter().collect(),
@@ -216,11 +224,8 @@ fn bucket_message(role: &'static str, entries: Vec<Routed>) -> Option<ContextMes
     let mut kinds = Vec::with_capacity(entries.len());
     let mut sources = Vec::with_capacity(entries.len());
     for Routed { fragment, source } in entries {
-        let (item, kind): (ContentItem, ContentItemKind) = fragment
-            .render_fragment()
-            .into_parts()
-            .1
-            .into_parts();
+        let (item, kind): (ContentItem, ContentItemKind) =
+            fragment.render_fragment().into_parts().1.into_parts();
         content.push(item);
         kinds.push(kind);
         sources.push(source);

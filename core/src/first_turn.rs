@@ -1,0 +1,187 @@
+//! The whole first-turn request: world state for the step, initial context, the user's
+//! message, tools and session ids, put through `build_responses_request`.
+//!
+//! Items are stamped as they would be recorded (client-made `msg_` ids, turn id,
+//! `create_time`), so the body matches what upstream sends on a thread's first request. With a
+//! seeded [`IdGenerator`] and pinned date, timezone and shell the bytes are reproducible.
+
+use codex_prompts::TemplateSet;
+use codex_protocol::ContentItem;
+use codex_protocol::ContentItemKind;
+use codex_protocol::InternalChatMessageMetadataPassthrough;
+use codex_protocol::ResponseItem;
+use codex_protocol::SandboxPolicy;
+
+use crate::base_instructions::BaseInstructionsSource;
+use crate::context::initial_context::ContextSource;
+use crate::context::initial_context::build_initial_context_with_world_state;
+use crate::context::world_state::WorldStateError;
+use crate::context::world_state::WorldStateSnapshot;
+use crate::context::world_state_for_step::build_world_state_for_step;
+use crate::ids::IdGenerator;
+use crate::request::ClientMetadata;
+use crate::request::ContentItemKindsPolicy;
+use crate::request::ModelProviderKind;
+use crate::request::RequestBuildError;
+use crate::request::RequestKind;
+use crate::request::ResponsesRequest;
+use crate::request::ResponsesRequestInputs;
+use crate::request::TurnMetadata;
+use crate::request::build_responses_request;
+use crate::request::stamp_recorded_item;
+use crate::tools::BuiltinToolsConfig;
+use crate::tools::ToolSpecError;
+use crate::tools::builtin_tools;
+use crate::turn_context::TurnContext;
+
+/// Content kind of text the user typed.
+pub const USER_TEXT_KIND: &str = "user.text";
+
+/// Where one item of the request's `input` came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RequestItemSource {
+    /// The Responses Lite `additional_tools` item (the built-in tool catalog).
+    LiteToolCatalog,
+    /// The Responses Lite base-instructions message.
+    LiteBaseInstructions(BaseInstructionsSource),
+    /// An initial-context message; one source per content entry.
+    Context(Vec<ContextSource>),
+    /// The user's message (`--message`).
+    UserMessage,
+}
+
+/// Options of [`build_first_turn_request`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FirstTurnOptions<'a> {
+    /// Appended after the initial context as the user's message.
+    pub user_message: Option<&'a str>,
+    /// Whether `content_item_kinds` stay in the body (upstream strips them).
+    pub content_item_kinds: ContentItemKindsPolicy,
+}
+
+/// The first-turn request and what it was assembled from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FirstTurn {
+    pub request: ResponsesRequest,
+    /// Index-aligned with `request.input`.
+    pub item_sources: Vec<RequestItemSource>,
+    /// The world state the initial context renders (persisted as the first `world_state` line).
+    pub world_state: WorldStateSnapshot,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum FirstTurnError {
+    #[error("cannot build the world state: {0}")]
+    WorldState(#[from] WorldStateError),
+    #[error("cannot build the tool list: {0}")]
+    Tools(#[from] ToolSpecError),
+    #[error("cannot encode the turn metadata: {0}")]
+    TurnMetadata(#[source] serde_json::Error),
+    #[error(transparent)]
+    Request(#[from] RequestBuildError),
+}
+
+/// Builds the first request of a thread for `turn`.
+pub fn build_first_turn_request(
+    turn: &TurnContext,
+    templates: &TemplateSet,
+    ids: &IdGenerator,
+    options: FirstTurnOptions<'_>,
+) -> Result<FirstTurn, FirstTurnError> {
+    let world_state = build_world_state_for_step(turn, templates)?;
+    let context = build_initial_context_with_world_state(turn, &world_state);
+
+    let mut input = Vec::new();
+    let mut item_sources = Vec::new();
+    if turn.model.use_responses_lite {
+        item_sources.push(RequestItemSource::LiteToolCatalog);
+        if !turn.base_instructions.text().is_empty() {
+            item_sources.push(RequestItemSource::LiteBaseInstructions(
+                turn.base_instructions.source(),
+            ));
+        }
+    }
+    for message in context.into_messages() {
+        let mut item = message.item;
+        stamp_recorded_item(&mut item, ids, &turn.turn_id);
+        input.push(item);
+        item_sources.push(RequestItemSource::Context(message.sources));
+    }
+    if let Some(text) = options.user_message {
+        let mut item = ResponseItem::Message {
+            encrypted_content: None,
+            status: None,
+            id: None,
+            role: "user".to_string(),
+            content: vec![ContentItem::input_text(text)],
+            phase: None,
+            internal_chat_message_metadata_passthrough: Some(
+                InternalChatMessageMetadataPassthrough {
+                    content_item_kinds: Some(vec![ContentItemKind::new(USER_TEXT_KIND)]),
+                    ..InternalChatMessageMetadataPassthrough::default()
+                },
+            ),
+        };
+        stamp_recorded_item(&mut item, ids, &turn.turn_id);
+        input.push(item);
+        item_sources.push(RequestItemSource::UserMessage);
+    }
+
+    let tools = builtin_tools(&BuiltinToolsConfig::for_model(
+        &turn.model,
+        turn.web_search_mode,
+    ))?;
+    let client_metadata = ClientMetadata::from_turn_metadata(&turn_metadata(turn, ids))
+        .map_err(FirstTurnError::TurnMetadata)?;
+    let mut inputs = ResponsesRequestInputs::new(
+        &turn.model,
+        turn.base_instructions.text(),
+        &input,
+        &tools,
+        &turn.thread_id,
+    );
+    inputs.reasoning_effort = turn.reasoning_effort.clone();
+    inputs.reasoning_summary = turn.reasoning_summary;
+    inputs.verbosity = turn.verbosity;
+    inputs.client_metadata = Some(client_metadata);
+    inputs.provider = ModelProviderKind::from_provider_id(&turn.provider_id);
+    inputs.content_item_kinds = options.content_item_kinds;
+    let request = build_responses_request(inputs)?;
+    Ok(FirstTurn {
+        request,
+        item_sources,
+        world_state: world_state.snapshot(),
+    })
+}
+
+/// The `x-codex-turn-metadata` of a root thread's first turn request.
+fn turn_metadata(turn: &TurnContext, ids: &IdGenerator) -> TurnMetadata {
+    let sandbox = match &turn.sandbox_policy {
+        SandboxPolicy::DangerFullAccess | SandboxPolicy::ExternalSandbox { .. } => "none",
+        SandboxPolicy::ReadOnly { .. } | SandboxPolicy::WorkspaceWrite { .. } => "seccomp",
+    };
+    TurnMetadata {
+        installation_id: turn.installation_id.clone(),
+        session_id: turn.thread_id.clone(),
+        thread_id: turn.thread_id.clone(),
+        agent_name: turn.token_budget.agent_path.clone(),
+        turn_id: turn.turn_id.clone(),
+        window_id: format!("{}:0", turn.thread_id),
+        context_window_id: turn.token_budget.window_id.clone(),
+        request_kind: RequestKind::Turn,
+        forked_from_thread_id: None,
+        parent_thread_id: None,
+        parent_turn_id: None,
+        root_turn_id: Some(turn.turn_id.clone()),
+        subagent_kind: None,
+        thread_source: None,
+        sandbox: sandbox.to_string(),
+        sandbox_mode: turn.sandbox_policy.mode(),
+        auto_review_enabled: turn.approvals_reviewer
+            == codex_protocol::ApprovalsReviewer::AutoReview,
+        node_repl_auto_review_required: turn.model.node_repl_auto_review_required,
+        node_repl_disabled: turn.model.node_repl_disabled,
+        turn_started_at_unix_ms: ids.now().as_millisecond(),
+        compaction: None,
+    }
+}
