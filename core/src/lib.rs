@@ -4,6 +4,7 @@ pub mod agents_md;
 pub mod base_instructions;
 pub mod config;
 pub mod context;
+pub mod context_manager;
 pub mod first_turn;
 pub mod ids;
 pub mod layout;
