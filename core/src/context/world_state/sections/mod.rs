@@ -10,9 +10,12 @@ pub mod context_window_guidance;
 pub mod environments;
 pub mod environments_instructions;
 mod environments_xml;
+pub mod git_attribution;
 pub mod guidance;
 pub mod managed_developer_instructions;
 pub mod model;
+pub mod multi_agent_mode;
+pub mod multi_agent_usage_hint;
 pub mod permissions;
 pub mod personality;
 pub mod plugins_instructions;
@@ -38,5 +41,7 @@ pub(crate) static SECTION_CATALOG: &[CatalogEntry] = &[
     CatalogEntry::of::<apps_instructions::AppsInstructionsSection>(),
     CatalogEntry::of::<plugins_instructions::PluginsInstructionsSection>(),
     CatalogEntry::of::<tools::ToolsSection>(),
+    CatalogEntry::of::<multi_agent_usage_hint::MultiAgentUsageHintSection>(),
+    CatalogEntry::of::<multi_agent_mode::MultiAgentModeSection>(),
     CatalogEntry::of::<managed_developer_instructions::ManagedDeveloperInstructionsSection>(),
 ];

@@ -1,0 +1,140 @@
+//! `multi_agent_usage_hint`: the role instructions that tell a multi-agent model how to use
+//! sub-agents. Text from the model catalog is wrapped in `<multi_agent_role>`; text from
+//! configuration is sent unmarked. Either way it is a developer message of its own.
+
+use codex_context_fragments::FragmentFingerprint;
+use codex_prompts::TemplateSet;
+use serde::Deserialize;
+use std::borrow::Cow;
+
+use crate::context::world_state::CatalogSection;
+use crate::context::world_state::DEVELOPER_ROLE;
+use crate::context::world_state::FragmentSpec;
+use crate::context::world_state::MessagePlacement;
+use crate::context::world_state::PreviousSectionState;
+use crate::context::world_state::SectionFragment;
+use crate::context::world_state::WorldStateError;
+use crate::context::world_state::WorldStateSection;
+
+/// Role instructions from the model catalog.
+pub const MULTI_AGENT_ROLE: FragmentSpec = FragmentSpec {
+    role: DEVELOPER_ROLE,
+    content_kind: "multi_agent.role_instructions",
+    start_marker: "<multi_agent_role>",
+    end_marker: "</multi_agent_role>",
+    placement: MessagePlacement::Separate,
+};
+
+/// A usage hint from configuration, sent as plain text.
+pub const MULTI_AGENT_USAGE_HINT: FragmentSpec = FragmentSpec {
+    role: DEVELOPER_ROLE,
+    content_kind: "multi_agent.usage_hint",
+    start_marker: "",
+    end_marker: "",
+    placement: MessagePlacement::Separate,
+};
+
+/// Where the usage hint text comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UsageHintSource {
+    /// The model catalog's role text: rendered inside `<multi_agent_role>`.
+    Catalog,
+    /// Configured text: rendered unmarked.
+    Configured,
+}
+
+/// Inputs of the `multi_agent_usage_hint` section.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MultiAgentUsageHintSectionInputs {
+    pub text: String,
+    pub source: UsageHintSource,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MultiAgentUsageHintSection {
+    text: String,
+    source: UsageHintSource,
+    rendered: String,
+    fingerprint: FragmentFingerprint,
+}
+
+impl MultiAgentUsageHintSection {
+    /// The section exists only when there is a hint, so blank text is rejected.
+    pub fn new(inputs: MultiAgentUsageHintSectionInputs) -> Result<Self, WorldStateError> {
+        if inputs.text.trim().is_empty() {
+            return Err(WorldStateError::RejectedInputs {
+                section: Self::ID.to_string(),
+                reason: "the usage hint text is empty".to_string(),
+            });
+        }
+        let fragment = usage_hint_fragment(&inputs.text, inputs.source);
+        Ok(Self {
+            rendered: fragment.render(),
+            fingerprint: FragmentFingerprint::from_fragment(fragment.as_ref()),
+            text: inputs.text,
+            source: inputs.source,
+        })
+    }
+
+    /// Fingerprint of the rendered hint; the `multi_agent_mode` snapshot records it so the
+    /// mode is restated after the hint changes.
+    pub fn fingerprint(&self) -> &FragmentFingerprint {
+        &self.fingerprint
+    }
+}
+
+fn usage_hint_fragment(text: &str, source: UsageHintSource) -> SectionFragment {
+    match source {
+        UsageHintSource::Catalog => MULTI_AGENT_ROLE.fragment(format!("\n{text}\n")),
+        UsageHintSource::Configured => MULTI_AGENT_USAGE_HINT.fragment(text.to_string()),
+    }
+}
+
+impl WorldStateSection for MultiAgentUsageHintSection {
+    const ID: &'static str = "multi_agent_usage_hint";
+    type Snapshot = FragmentFingerprint;
+
+    fn snapshot(&self) -> FragmentFingerprint {
+        self.fingerprint.clone()
+    }
+
+    /// Configured hints carry no markers, so history is searched for exactly the current
+    /// rendering.
+    fn matches_current_legacy_fragment(&self, role: &str, text: &str) -> bool {
+        role == DEVELOPER_ROLE && text == self.rendered
+    }
+
+    fn fragment_matcher_key(&self) -> Cow<'_, str> {
+        Cow::Borrowed(self.fingerprint.as_str())
+    }
+
+    fn render_diff(
+        &self,
+        previous: PreviousSectionState<'_, FragmentFingerprint>,
+    ) -> Option<SectionFragment> {
+        match previous {
+            PreviousSectionState::Known(previous) if previous == &self.fingerprint => None,
+            PreviousSectionState::Unknown => None,
+            PreviousSectionState::Known(_) | PreviousSectionState::Absent => {
+                Some(usage_hint_fragment(&self.text, self.source))
+            }
+        }
+    }
+}
+
+impl CatalogSection for MultiAgentUsageHintSection {
+    type Inputs = MultiAgentUsageHintSectionInputs;
+
+    fn from_inputs(
+        inputs: MultiAgentUsageHintSectionInputs,
+        _templates: &TemplateSet,
+    ) -> Result<Self, WorldStateError> {
+        Self::new(inputs)
+    }
+}
+
+#[cfg(test)]
+#[path = "multi_agent_usage_hint_tests.rs"]
+mod tests;
