@@ -14,6 +14,8 @@ use crate::context::world_state::PreviousSectionState::Unknown;
 use crate::context::world_state::WorldState;
 use crate::context::world_state::WorldStateSnapshot;
 use crate::context::world_state::render_transition_cases;
+use crate::context::world_state::sections::approved_command_prefixes::ApprovedCommandPrefixesSection;
+use crate::context::world_state::sections::approved_command_prefixes::ApprovedCommandPrefixesSectionInputs;
 use crate::context::world_state::world_state_diff_cli;
 
 /// Granular approvals with every category rejected: a short approval text that still lists
@@ -327,4 +329,33 @@ fn catalog_builds_permissions_from_json_inputs() {
     .build(&TemplateSet::embedded())
     .render();
     assert_eq!(full, format!("(role - developer)\n{expected}"));
+}
+
+#[test]
+fn switching_to_compact_prefix_notices_drops_the_permissions_key_silently() {
+    let full = world_state(section(
+        SandboxMode::ReadOnly,
+        AskForApproval::OnRequest,
+        &[&["git", "pull"]],
+    ));
+    let mut compact = WorldState::new();
+    compact
+        .add_section(ApprovedCommandPrefixesSection::new(
+            ApprovedCommandPrefixesSectionInputs {
+                approved_command_prefixes: vec![prefix(&["git", "pull"])],
+            },
+            &TemplateSet::embedded(),
+        ))
+        .expect("unique section");
+
+    // The permissions section is no longer registered: nothing is said about it, its key is
+    // deleted, and the compact section starts without restating existing prefixes.
+    assert!(compact.render_diff(&full.snapshot()).is_empty());
+    assert_eq!(
+        compact.snapshot().merge_patch_from(&full.snapshot()),
+        Some(json!({
+            "permissions": null,
+            "approved_command_prefixes": [["git", "pull"]],
+        }))
+    );
 }
