@@ -9,5 +9,6 @@ pub mod first_turn;
 pub mod ids;
 pub mod layout;
 pub mod request;
+pub mod session;
 pub mod tools;
 pub mod turn_context;

@@ -1,0 +1,69 @@
+//! `event_msg` rollout payloads the session writes around turns. Rollout readers use them to
+//! find turn segments (`task_started` … `task_complete`), real user messages and rollbacks.
+
+use serde_json::Value;
+use serde_json::json;
+
+pub(super) const TASK_STARTED: &str = "task_started";
+pub(super) const TASK_COMPLETE: &str = "task_complete";
+pub(super) const USER_MESSAGE: &str = "user_message";
+pub(super) const AGENT_MESSAGE: &str = "agent_message";
+pub(super) const THREAD_ROLLED_BACK: &str = "thread_rolled_back";
+
+pub(super) fn task_started(
+    turn_id: &str,
+    started_at: i64,
+    model_context_window: Option<i64>,
+    collaboration_mode_kind: Value,
+) -> Value {
+    json!({
+        "type": TASK_STARTED,
+        "turn_id": turn_id,
+        "started_at": started_at,
+        "model_context_window": model_context_window,
+        "collaboration_mode_kind": collaboration_mode_kind,
+    })
+}
+
+pub(super) fn user_message(text: &str) -> Value {
+    json!({
+        "type": USER_MESSAGE,
+        "message": text,
+        "images": [],
+        "local_images": [],
+        "audio": [],
+        "local_audio": [],
+        "text_elements": [],
+    })
+}
+
+pub(super) fn agent_message(text: &str) -> Value {
+    json!({
+        "type": AGENT_MESSAGE,
+        "message": text,
+        "phase": null,
+        "memory_citation": null,
+    })
+}
+
+pub(super) fn task_complete(
+    turn_id: &str,
+    last_agent_message: Option<&str>,
+    started_at: i64,
+    completed_at: i64,
+) -> Value {
+    json!({
+        "type": TASK_COMPLETE,
+        "turn_id": turn_id,
+        "last_agent_message": last_agent_message,
+        "started_at": started_at,
+        "completed_at": completed_at,
+    })
+}
+
+pub(super) fn thread_rolled_back(turns: usize) -> Value {
+    json!({
+        "type": THREAD_ROLLED_BACK,
+        "num_turns": turns,
+    })
+}

@@ -1,0 +1,296 @@
+//! A thread's session across turns: model-visible history, the reference turn context, the
+//! world-state baseline, and the rollout lines that let the thread be resumed.
+//!
+//! A turn runs as
+//! 1. [`Session::start_turn`] (`task_started`),
+//! 2. [`Session::record_context_updates_and_set_reference_context_item`] — full context when
+//!    there is no reference, otherwise only what changed,
+//! 3. [`Session::record_user_message`], then [`Session::build_prompt_input`] for the request,
+//! 4. [`Session::record_model_output`] for what the model answered,
+//! 5. [`Session::complete_turn`] (`task_complete`).
+//!
+//! [`Session::compact`] replaces history with the user's messages and a summary;
+//! [`Session::rollback`] drops the newest user turns. Lines go to a [`RolloutSink`].
+
+mod context_updates;
+mod error;
+mod events;
+mod rewrites;
+mod sink;
+mod turn_context_item;
+
+use std::sync::Arc;
+
+use codex_prompts::TemplateSet;
+use codex_protocol::BaseInstructions;
+use codex_protocol::ContentItem;
+use codex_protocol::ContentItemKind;
+use codex_protocol::InternalChatMessageMetadataPassthrough;
+use codex_protocol::ResponseItem;
+use codex_protocol::RolloutItem;
+use codex_protocol::RolloutLine;
+use codex_protocol::SessionMeta;
+use codex_protocol::TurnContextItem;
+use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
+
+pub use context_updates::TurnContextContributor;
+pub use error::SessionError;
+pub use sink::RolloutSink;
+pub use sink::RolloutSinkError;
+pub use turn_context_item::turn_context_item;
+
+use crate::context::contextual_user_message::USER_TEXT_KIND;
+use crate::context::world_state::USER_ROLE;
+use crate::context::world_state::WorldStateSnapshot;
+use crate::context_manager::ContextManager;
+use crate::context_manager::is_api_item;
+use crate::ids::IdGenerator;
+use crate::request::stamp_recorded_item;
+use crate::turn_context::TurnContext;
+
+/// What every session starts from.
+#[derive(Debug, Clone)]
+pub struct SessionInit {
+    pub thread_id: String,
+    /// The instructions recorded for the thread (`session_meta.base_instructions`).
+    pub base_instructions: BaseInstructions,
+    pub templates: TemplateSet,
+    /// Ids and timestamps of items and rollout lines.
+    pub ids: Arc<IdGenerator>,
+}
+
+/// The state a resumed or forked thread continues from (what rollout reconstruction yields).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ResumedSession {
+    pub history: Vec<ResponseItem>,
+    /// `None` makes the next turn inject full context.
+    pub reference_context_item: Option<TurnContextItem>,
+    pub world_state_baseline: Option<WorldStateSnapshot>,
+}
+
+/// Reference and baseline as they were before a user turn's context updates, so a rollback of
+/// that turn can put them back.
+#[derive(Debug, Clone)]
+struct TurnCheckpoint {
+    reference_context_item: Option<TurnContextItem>,
+    world_state_baseline: Option<WorldStateSnapshot>,
+}
+
+/// The turn in progress.
+#[derive(Debug, Clone)]
+struct ActiveTurn {
+    turn_id: String,
+    started_at: i64,
+    checkpoint: Option<TurnCheckpoint>,
+    last_agent_message: Option<String>,
+}
+
+/// One thread's model-visible state and its rollout.
+pub struct Session<S: RolloutSink> {
+    thread_id: String,
+    base_instructions: BaseInstructions,
+    templates: TemplateSet,
+    ids: Arc<IdGenerator>,
+    sink: S,
+    history: ContextManager,
+    reference_context_item: Option<TurnContextItem>,
+    contributors: Vec<Box<dyn TurnContextContributor>>,
+    active_turn: Option<ActiveTurn>,
+    /// One per real user message recorded since the history was last rewritten wholesale.
+    turn_checkpoints: Vec<TurnCheckpoint>,
+}
+
+impl<S: RolloutSink> std::fmt::Debug for Session<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("thread_id", &self.thread_id)
+            .field("history_len", &self.history.len())
+            .field("reference_context_item", &self.reference_context_item)
+            .field("active_turn", &self.active_turn)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: RolloutSink> Session<S> {
+    /// A new thread: empty history, no reference, no baseline.
+    pub fn new(init: SessionInit, sink: S) -> Self {
+        Self::resume(init, ResumedSession::default(), sink)
+    }
+
+    /// A thread continuing from reconstructed state. Nothing is written until the first turn.
+    pub fn resume(init: SessionInit, resumed: ResumedSession, sink: S) -> Self {
+        let mut history = ContextManager::from_items(resumed.history);
+        history.set_world_state_baseline(resumed.world_state_baseline);
+        Self {
+            thread_id: init.thread_id,
+            base_instructions: init.base_instructions,
+            templates: init.templates,
+            ids: init.ids,
+            sink,
+            history,
+            reference_context_item: resumed.reference_context_item,
+            contributors: Vec::new(),
+            active_turn: None,
+            turn_checkpoints: Vec::new(),
+        }
+    }
+
+    /// Adds an extension whose fragments are sent whenever the turn context changes.
+    pub fn add_turn_context_contributor(&mut self, contributor: Box<dyn TurnContextContributor>) {
+        self.contributors.push(contributor);
+    }
+
+    pub fn thread_id(&self) -> &str {
+        &self.thread_id
+    }
+
+    pub fn base_instructions(&self) -> &BaseInstructions {
+        &self.base_instructions
+    }
+
+    pub fn history(&self) -> &ContextManager {
+        &self.history
+    }
+
+    /// The settings the model's context currently describes; `None` until the first turn and
+    /// after compaction.
+    pub fn reference_context_item(&self) -> Option<&TurnContextItem> {
+        self.reference_context_item.as_ref()
+    }
+
+    pub fn world_state_baseline(&self) -> Option<&WorldStateSnapshot> {
+        self.history.world_state_baseline()
+    }
+
+    pub fn sink(&self) -> &S {
+        &self.sink
+    }
+
+    pub fn into_sink(self) -> S {
+        self.sink
+    }
+
+    /// The `input` of the next request: history with every tool call answered and orphan
+    /// outputs dropped.
+    pub fn build_prompt_input(&self) -> Vec<ResponseItem> {
+        self.history.for_prompt()
+    }
+
+    /// Writes the thread's `session_meta` line.
+    pub fn record_session_meta(&mut self, meta: SessionMeta) -> Result<(), SessionError> {
+        self.persist(RolloutItem::SessionMeta(meta.into()))
+    }
+
+    /// Opens a turn (`task_started`) and remembers the reference and baseline it starts from.
+    pub fn start_turn(&mut self, turn: &TurnContext) -> Result<(), SessionError> {
+        let started_at = self.ids.now().as_second();
+        let mode_kind =
+            serde_json::to_value(turn.collaboration_mode.mode).map_err(SessionError::Encode)?;
+        self.persist_event(events::task_started(
+            &turn.turn_id,
+            started_at,
+            turn.model.usable_context_window(),
+            mode_kind,
+        ))?;
+        self.active_turn = Some(ActiveTurn {
+            turn_id: turn.turn_id.clone(),
+            started_at,
+            checkpoint: Some(TurnCheckpoint {
+                reference_context_item: self.reference_context_item.clone(),
+                world_state_baseline: self.history.world_state_baseline().cloned(),
+            }),
+            last_agent_message: None,
+        });
+        Ok(())
+    }
+
+    fn active_turn_mut(&mut self) -> Result<&mut ActiveTurn, SessionError> {
+        self.active_turn.as_mut().ok_or(SessionError::NoActiveTurn)
+    }
+
+    /// Records what the user typed (kind `user.text`, so it is never taken for injected
+    /// context) and the matching `user_message` event.
+    pub fn record_user_message(&mut self, text: &str) -> Result<(), SessionError> {
+        let turn = self.active_turn_mut()?;
+        let turn_id = turn.turn_id.clone();
+        if let Some(checkpoint) = turn.checkpoint.take() {
+            self.turn_checkpoints.push(checkpoint);
+        }
+        let message = ResponseItem::Message {
+            encrypted_content: None,
+            status: None,
+            id: None,
+            role: USER_ROLE.to_string(),
+            content: vec![ContentItem::input_text(text)],
+            phase: None,
+            internal_chat_message_metadata_passthrough: Some(
+                InternalChatMessageMetadataPassthrough {
+                    content_item_kinds: Some(vec![ContentItemKind::new(USER_TEXT_KIND)]),
+                    ..InternalChatMessageMetadataPassthrough::default()
+                },
+            ),
+        };
+        self.record_conversation_items(&turn_id, vec![message])?;
+        self.persist_event(events::user_message(text))
+    }
+
+    /// Records the model's output items of the current turn (with an `agent_message` event
+    /// before each assistant message).
+    pub fn record_model_output(&mut self, items: Vec<ResponseItem>) -> Result<(), SessionError> {
+        let turn_id = self.active_turn_mut()?.turn_id.clone();
+        for item in items {
+            if let ResponseItem::Message { role, content, .. } = &item
+                && role == "assistant"
+            {
+                let text: String = content.iter().filter_map(ContentItem::text).collect();
+                self.persist_event(events::agent_message(&text))?;
+                self.active_turn_mut()?.last_agent_message = Some(text);
+            }
+            self.record_conversation_items(&turn_id, vec![item])?;
+        }
+        Ok(())
+    }
+
+    /// Closes the current turn (`task_complete`).
+    pub fn complete_turn(&mut self) -> Result<(), SessionError> {
+        let turn = self.active_turn.take().ok_or(SessionError::NoActiveTurn)?;
+        let completed_at = self.ids.now().as_second();
+        self.persist_event(events::task_complete(
+            &turn.turn_id,
+            turn.last_agent_message.as_deref(),
+            turn.started_at,
+            completed_at,
+        ))
+    }
+
+    /// Stamps (ids, turn id, `create_time`), records and persists items; items that do not
+    /// belong in history (see [`is_api_item`]) are neither recorded nor persisted.
+    fn record_conversation_items(
+        &mut self,
+        turn_id: &str,
+        items: Vec<ResponseItem>,
+    ) -> Result<(), SessionError> {
+        for mut item in items {
+            if !is_api_item(&item) {
+                tracing::debug!(item_type = item.item_type(), "not recording a non-API item");
+                continue;
+            }
+            stamp_recorded_item(&mut item, &self.ids, turn_id);
+            self.persist(RolloutItem::ResponseItem(item.clone()))?;
+            self.history.record_items([item]);
+        }
+        Ok(())
+    }
+
+    fn persist(&mut self, item: RolloutItem) -> Result<(), SessionError> {
+        let line = RolloutLine::new(self.ids.rollout_timestamp(), item);
+        self.sink.append(line).map_err(SessionError::Rollout)
+    }
+
+    fn persist_event(&mut self, payload: serde_json::Value) -> Result<(), SessionError> {
+        self.persist(RolloutItem::Other {
+            line_type: EVENT_MSG_LINE_TYPE.to_string(),
+            payload,
+        })
+    }
+}

@@ -1,0 +1,111 @@
+//! Rewriting history wholesale: local compaction and rollback.
+
+use codex_prompts::TemplateId;
+use codex_protocol::CompactedItem;
+use codex_protocol::ContentItem;
+use codex_protocol::ContentItemKind;
+use codex_protocol::InternalChatMessageMetadataPassthrough;
+use codex_protocol::ResponseItem;
+use codex_protocol::RolloutItem;
+
+use super::RolloutSink;
+use super::Session;
+use super::SessionError;
+use super::events;
+use crate::context::contextual_user_message::COMPACTION_SUMMARY_KIND;
+use crate::context::contextual_user_message::is_compaction_summary;
+use crate::context::contextual_user_message::is_user_turn_boundary;
+use crate::context::world_state::USER_ROLE;
+use crate::context_manager::RollbackOutcome;
+
+impl<S: RolloutSink> Session<S> {
+    /// Local compaction: history becomes the user's own messages (injected context and earlier
+    /// summaries left out) followed by a summary message, the reference and baseline are
+    /// cleared so the next turn re-injects full context, and a `compacted` line records the
+    /// replacement history. `summary` is the model's summary text.
+    pub fn compact(&mut self, summary: &str) -> Result<(), SessionError> {
+        let prefix = self.templates.text(TemplateId::CompactionSummaryPrefix);
+        let summary_text = format!("{prefix}\n{summary}");
+        let mut replacement: Vec<ResponseItem> = self
+            .history
+            .items()
+            .iter()
+            .filter(|item| is_user_turn_boundary(item) && !is_compaction_summary(item, prefix))
+            .cloned()
+            .collect();
+        let mut summary_message = ResponseItem::Message {
+            encrypted_content: None,
+            status: None,
+            id: None,
+            role: USER_ROLE.to_string(),
+            content: vec![ContentItem::input_text(summary_text.clone())],
+            phase: None,
+            internal_chat_message_metadata_passthrough: Some(
+                InternalChatMessageMetadataPassthrough {
+                    content_item_kinds: Some(vec![ContentItemKind::new(COMPACTION_SUMMARY_KIND)]),
+                    ..InternalChatMessageMetadataPassthrough::default()
+                },
+            ),
+        };
+        if let Some(turn) = &self.active_turn {
+            summary_message.set_turn_id_if_missing(&turn.turn_id);
+        }
+        replacement.push(summary_message);
+
+        self.persist(RolloutItem::Compacted(
+            CompactedItem {
+                message: summary_text,
+                replacement_history: Some(replacement.clone()),
+                replacement_history_metadata: None,
+                guardian_history: None,
+                retained_context: None,
+                mcp_resource_origins: None,
+                window_number: None,
+                first_window_id: None,
+                previous_window_id: None,
+                window_id: None,
+                compaction_response_id: None,
+                latest_token_usage_record: None,
+                resume_metadata: None,
+                extra: serde_json::Map::new(),
+            }
+            .into(),
+        ))?;
+        self.history.replace(replacement);
+        self.reference_context_item = None;
+        // Turns recorded before the compaction can no longer be restored one by one.
+        self.turn_checkpoints.clear();
+        Ok(())
+    }
+
+    /// Drops the newest `turns` user turns with the context updates recorded before them and
+    /// writes a `thread_rolled_back` event. The reference and baseline go back to what they
+    /// were before the oldest dropped turn when that is known; otherwise both are cleared and
+    /// the next turn injects full context.
+    pub fn rollback(&mut self, turns: usize) -> Result<RollbackOutcome, SessionError> {
+        let outcome = self.history.drop_last_n_user_turns(turns);
+        if outcome.dropped_user_turns == 0 {
+            return Ok(outcome);
+        }
+        let restorable = self.turn_checkpoints.len() >= outcome.dropped_user_turns;
+        let restored = restorable
+            .then(|| {
+                let keep = self.turn_checkpoints.len() - outcome.dropped_user_turns;
+                self.turn_checkpoints.drain(keep..).next()
+            })
+            .flatten();
+        match restored {
+            Some(checkpoint) if !outcome.removed_initial_context => {
+                self.reference_context_item = checkpoint.reference_context_item;
+                self.history
+                    .set_world_state_baseline(checkpoint.world_state_baseline);
+            }
+            Some(_) | None => {
+                self.turn_checkpoints.clear();
+                self.reference_context_item = None;
+            }
+        }
+        self.persist_event(events::thread_rolled_back(outcome.dropped_user_turns))?;
+        Ok(outcome)
+    }
+}
