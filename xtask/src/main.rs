@@ -1,14 +1,154 @@
 //! Developer tasks for this workspace. Run with `cargo xtask <task>`.
 
-fn main() {
-    let task = std::env::args().nth(1);
-    match task.as_deref() {
-        None | Some("help") | Some("--help") | Some("-h") => {
-            println!("usage: cargo xtask <task>\n\ntasks:\n  help    print this message");
+use std::io::Write as _;
+use std::path::Path;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use xtask::CompareScope;
+use xtask::SnapshotRunner;
+
+const USAGE: &str = "\
+usage: cargo xtask [--root DIR] <task>
+
+--root DIR runs a task on another copy of the workspace (default: this one).
+
+tasks:
+  prompts                 regenerate models-manager/models.json from prompts/templates/
+                          (via prompts/models.toml) and report unused or missing templates
+  prompts --check         fail with a diff when a generated file is out of date, a template
+                          is unused, or include_str! names a missing file
+  prompts --list          each template: kind or catalog field, variables, users
+  snapshots [ARGS...]     run the insta suites (cargo insta when installed, else cargo test
+                          with INSTA_UPDATE=no) and list pending snapshots; ARGS replace
+                          --workspace (e.g. -p codex-prompts)
+  upstream-compare CATALOG_OR_DIR [--messages]
+                          compare the bundled catalog's facts with another models.json
+                          (exit 1 on differences); --messages also compares the shape of
+                          model_messages
+  help                    print this message";
+
+/// Exit status for bad input or a task that could not run.
+const EXIT_USAGE: u8 = 2;
+
+fn main() -> ExitCode {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let root = match args.as_slice() {
+        [flag, dir, ..] if flag == "--root" => {
+            let root = PathBuf::from(dir);
+            args.drain(..2);
+            root
         }
+        _ => workspace_root(),
+    };
+    let result = match args.first().map(String::as_str) {
+        None | Some("help" | "--help" | "-h") => {
+            out(&format!("{USAGE}\n"));
+            Ok(ExitCode::SUCCESS)
+        }
+        Some("prompts") => prompts(&root, &args[1..]),
+        Some("snapshots") => snapshots(&root, &args[1..]),
+        Some("upstream-compare") => compare(&root, &args[1..]),
         Some(other) => {
             eprintln!("xtask: unknown task `{other}`; run `cargo xtask help`");
-            std::process::exit(2);
+            Ok(ExitCode::from(EXIT_USAGE))
+        }
+    };
+    result.unwrap_or_else(|error| {
+        eprintln!("xtask: {error}");
+        ExitCode::from(EXIT_USAGE)
+    })
+}
+
+/// The workspace root: the parent of this crate's folder.
+fn workspace_root() -> PathBuf {
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest_dir.parent().unwrap_or(manifest_dir).to_path_buf()
+}
+
+fn prompts(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
+    match args {
+        [] => {
+            let regeneration = xtask::regenerate_prompts(root)?;
+            for file in &regeneration.written {
+                out(&format!("updated {}\n", file.display()));
+            }
+            if regeneration.written.is_empty() {
+                out("generated files are up to date\n");
+            }
+            Ok(report_problems(&regeneration.problems))
+        }
+        [flag] if flag == "--check" => {
+            let problems = xtask::check_prompts(root)?;
+            if problems.is_empty() {
+                out("prompts: generated files are up to date and every template is used\n");
+            }
+            Ok(report_problems(&problems))
+        }
+        [flag] if flag == "--list" => {
+            out(&xtask::list_prompts(root)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        _ => {
+            eprintln!("usage: cargo xtask prompts [--check | --list]");
+            Ok(ExitCode::from(EXIT_USAGE))
         }
     }
+}
+
+/// Writes to stdout; a closed pipe (`cargo xtask prompts --list | head`) is not an error.
+fn out(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+fn report_problems(problems: &[xtask::Problem]) -> ExitCode {
+    for problem in problems {
+        eprintln!("error: {problem}");
+    }
+    if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("prompts: {} problem(s)", problems.len());
+        ExitCode::FAILURE
+    }
+}
+
+fn snapshots(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
+    let runner = SnapshotRunner::detect(root);
+    if runner == SnapshotRunner::CargoTest {
+        out("cargo-insta is not installed; running cargo test with INSTA_UPDATE=no\n");
+    }
+    let run = xtask::run_snapshots(root, runner, args)?;
+    if run.pending.is_empty() {
+        out("no pending snapshots\n");
+    } else {
+        let mut listing = String::from("pending snapshots (review, then accept or delete):\n");
+        for file in &run.pending {
+            listing.push_str(&format!("  {}\n", file.display()));
+        }
+        out(&listing);
+    }
+    Ok(if run.tests_passed && run.pending.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn compare(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
+    let (catalog, scope) = match args {
+        [catalog] => (catalog, CompareScope::Facts),
+        [catalog, flag] if flag == "--messages" => (catalog, CompareScope::FactsAndMessageShapes),
+        _ => {
+            eprintln!("usage: cargo xtask upstream-compare CATALOG_OR_DIR [--messages]");
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+    };
+    let comparison = xtask::upstream_compare(root, Path::new(catalog), scope)?;
+    out(&comparison.render());
+    Ok(if comparison.agrees() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
