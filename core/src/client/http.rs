@@ -1,0 +1,402 @@
+//! The HTTP side: `POST /responses` with retries, whole-response collection, `GET /models`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use codex_protocol::ResponseItem;
+use codex_protocol::openai_models::ModelsResponse;
+use reqwest::StatusCode;
+use reqwest::Url;
+use reqwest::header::ACCEPT;
+use reqwest::header::AUTHORIZATION;
+use reqwest::header::CONTENT_TYPE;
+use reqwest::header::ETAG;
+use reqwest::header::HeaderMap;
+use reqwest::header::HeaderName;
+use reqwest::header::HeaderValue;
+use reqwest::header::IF_NONE_MATCH;
+
+use super::config::ClientConfig;
+use super::config::RESPONSES_LITE_HEADER;
+use super::config::RequestBody;
+use super::config::RequestHeaders;
+use super::config::ResponsesLite;
+use super::error::ClientError;
+use super::events::ResponseEvent;
+use super::retry::retry_after_from_headers;
+use super::retry::retry_delay;
+use super::retry::try_again_in;
+use super::stream::ResponseStream;
+use super::usage::TokenUsage;
+
+/// Server text kept in an error is cut to this many bytes.
+const MAX_ERROR_MESSAGE_BYTES: usize = 4096;
+
+/// What [`ResponsesClient::send`] reports while it works.
+#[derive(Debug)]
+pub enum StreamProgress<'a> {
+    /// An event of the current attempt, as it arrives (text deltas included).
+    Event(&'a ResponseEvent),
+    /// The attempt failed retryably; the request is sent again after `delay`. Events already
+    /// reported belong to the abandoned attempt.
+    Retrying {
+        retry: u32,
+        max_retries: u32,
+        delay: Duration,
+        error: &'a ClientError,
+    },
+}
+
+/// A response streamed to its end.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompletedResponse {
+    pub response_id: String,
+    /// Every `response.output_item.done` item, in stream order: what history and the rollout
+    /// record, and what the next request continues from.
+    pub items: Vec<ResponseItem>,
+    pub token_usage: Option<TokenUsage>,
+    pub end_turn: Option<bool>,
+    pub server_model: Option<String>,
+    pub models_etag: Option<String>,
+}
+
+/// Result of `GET /models`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ModelsFetch {
+    Fetched {
+        response: ModelsResponse,
+        etag: Option<String>,
+    },
+    /// `304 Not Modified`: the catalog with the ETag sent is still current.
+    NotModified,
+}
+
+/// A client for one Responses API provider. Cheap to clone; clones share connections.
+#[derive(Debug, Clone)]
+pub struct ResponsesClient {
+    http: reqwest::Client,
+    config: Arc<ClientConfig>,
+    responses_url: Url,
+    models_url: Url,
+}
+
+impl ResponsesClient {
+    pub fn new(config: ClientConfig) -> Result<Self, ClientError> {
+        let endpoint = |segment: &str| {
+            let invalid = |reason: String| ClientError::InvalidBaseUrl {
+                url: config.base_url.clone(),
+                reason,
+            };
+            let mut url =
+                Url::parse(&config.base_url).map_err(|error| invalid(error.to_string()))?;
+            url.path_segments_mut()
+                .map_err(|()| invalid("it cannot have a path".to_string()))?
+                .pop_if_empty()
+                .push(segment);
+            Ok::<Url, ClientError>(url)
+        };
+        let responses_url = endpoint("responses")?;
+        let models_url = endpoint("models")?;
+        let http = reqwest::Client::builder()
+            .build()
+            .map_err(|error| ClientError::ClientSetup(error.to_string()))?;
+        Ok(Self {
+            http,
+            config: Arc::new(config),
+            responses_url,
+            models_url,
+        })
+    }
+
+    pub fn config(&self) -> &ClientConfig {
+        &self.config
+    }
+
+    /// `{base_url}/responses`.
+    pub fn responses_url(&self) -> &Url {
+        &self.responses_url
+    }
+
+    /// `{base_url}/models` (without the `client_version` query).
+    pub fn models_url(&self) -> &Url {
+        &self.models_url
+    }
+
+    /// Sends the request and returns its event stream once a success status arrived. Failures
+    /// before that (429, 5xx, transport, no headers within the idle timeout) are retried up to
+    /// `request_max_retries` times; the stream itself is not retried.
+    pub async fn stream(
+        &self,
+        body: &RequestBody,
+        headers: &RequestHeaders,
+    ) -> Result<ResponseStream, ClientError> {
+        self.open(body, headers, &mut |progress| {
+            if let StreamProgress::Retrying {
+                retry,
+                delay,
+                error,
+                ..
+            } = progress
+            {
+                tracing::warn!(retry, ?delay, %error, "retrying /responses request");
+            }
+        })
+        .await
+    }
+
+    /// Sends the request and reads the stream to `response.completed`, reporting events as they
+    /// arrive. Besides the request retries of [`ResponsesClient::stream`], a stream that breaks
+    /// off, goes idle or fails retryably is sent again whole, up to `stream_max_retries` times.
+    pub async fn send(
+        &self,
+        body: &RequestBody,
+        headers: &RequestHeaders,
+        mut on_progress: impl FnMut(StreamProgress<'_>),
+    ) -> Result<CompletedResponse, ClientError> {
+        let max_retries = self.config.stream_max_retries;
+        let mut retry = 0;
+        loop {
+            let mut stream = self.open(body, headers, &mut on_progress).await?;
+            let mut items = Vec::new();
+            let error = loop {
+                match stream.next_event().await {
+                    Some(Ok(event)) => {
+                        on_progress(StreamProgress::Event(&event));
+                        match event {
+                            ResponseEvent::OutputItemDone(item) => items.push(item),
+                            ResponseEvent::Completed {
+                                response_id,
+                                token_usage,
+                                end_turn,
+                            } => {
+                                return Ok(CompletedResponse {
+                                    response_id,
+                                    items,
+                                    token_usage,
+                                    end_turn,
+                                    server_model: stream.server_model().map(str::to_string),
+                                    models_etag: stream.models_etag().map(str::to_string),
+                                });
+                            }
+                            ResponseEvent::Created { .. }
+                            | ResponseEvent::OutputItemAdded(_)
+                            | ResponseEvent::OutputTextDelta { .. }
+                            | ResponseEvent::CustomToolCallInputDelta { .. }
+                            | ResponseEvent::ReasoningSummaryDelta { .. }
+                            | ResponseEvent::ReasoningSummaryPartAdded { .. }
+                            | ResponseEvent::ReasoningContentDelta { .. } => {}
+                        }
+                    }
+                    Some(Err(error)) => break error,
+                    None => break ClientError::StreamClosedEarly,
+                }
+            };
+            if !error.is_retryable() || retry >= max_retries {
+                return Err(error);
+            }
+            retry += 1;
+            self.wait_before_retry(retry, max_retries, &error, &mut on_progress)
+                .await;
+        }
+    }
+
+    /// `GET {base_url}/models?client_version=…`, with `If-None-Match` when a cached ETag is
+    /// given. One attempt, limited by `models_request_timeout`: callers fall back to a cache.
+    pub async fn fetch_models(
+        &self,
+        client_version: &str,
+        cached_etag: Option<&str>,
+    ) -> Result<ModelsFetch, ClientError> {
+        let mut url = self.models_url.clone();
+        url.query_pairs_mut()
+            .append_pair("client_version", client_version);
+        let mut headers = self.common_headers()?;
+        if let Some(etag) = cached_etag {
+            headers.insert(IF_NONE_MATCH, header_value("if-none-match", etag)?);
+        }
+        let timeout = self.config.models_request_timeout;
+        let request = self.http.get(url).headers(headers).send();
+        let response = match tokio::time::timeout(timeout, request).await {
+            Ok(Ok(response)) => response,
+            Ok(Err(error)) => return Err(self.transport_error(&error)),
+            Err(_elapsed) => return Err(ClientError::IdleTimeout(timeout)),
+        };
+        let status = response.status();
+        if status == StatusCode::NOT_MODIFIED {
+            return Ok(ModelsFetch::NotModified);
+        }
+        if !status.is_success() {
+            return Err(self.http_error(response, timeout).await);
+        }
+        let etag = response
+            .headers()
+            .get(ETAG)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_string);
+        let bytes = match tokio::time::timeout(timeout, response.bytes()).await {
+            Ok(Ok(bytes)) => bytes,
+            Ok(Err(error)) => return Err(self.transport_error(&error)),
+            Err(_elapsed) => return Err(ClientError::IdleTimeout(timeout)),
+        };
+        let response = serde_json::from_slice::<ModelsResponse>(&bytes)
+            .map_err(|error| ClientError::InvalidModelsResponse(error.to_string()))?;
+        Ok(ModelsFetch::Fetched { response, etag })
+    }
+
+    /// One `POST /responses` with request-level retries, up to a success status.
+    async fn open(
+        &self,
+        body: &RequestBody,
+        request_headers: &RequestHeaders,
+        on_progress: &mut dyn FnMut(StreamProgress<'_>),
+    ) -> Result<ResponseStream, ClientError> {
+        let mut headers = self.common_headers()?;
+        headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        let optional = [
+            ("session-id", request_headers.session_id.as_deref()),
+            ("thread-id", request_headers.thread_id.as_deref()),
+        ];
+        for (name, value) in optional {
+            if let Some(value) = value {
+                headers.insert(HeaderName::from_static(name), header_value(name, value)?);
+            }
+        }
+        match request_headers.responses_lite {
+            ResponsesLite::On => {
+                headers.insert(
+                    HeaderName::from_static(RESPONSES_LITE_HEADER),
+                    HeaderValue::from_static("true"),
+                );
+            }
+            ResponsesLite::Off => {}
+        }
+        for (name, value) in &request_headers.extra {
+            let header_name = HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| ClientError::InvalidHeader { name: name.clone() })?;
+            headers.append(header_name, header_value(name, value)?);
+        }
+        let idle_timeout = self.config.stream_idle_timeout;
+        let max_retries = self.config.request_max_retries;
+        let mut retry = 0;
+        loop {
+            let request = self
+                .http
+                .post(self.responses_url.clone())
+                .headers(headers.clone())
+                .body(body.as_bytes().to_vec())
+                .send();
+            let error = match tokio::time::timeout(idle_timeout, request).await {
+                Ok(Ok(response)) if response.status().is_success() => {
+                    return Ok(ResponseStream::new(
+                        response,
+                        idle_timeout,
+                        self.config.api_key.clone(),
+                    ));
+                }
+                Ok(Ok(response)) => self.http_error(response, idle_timeout).await,
+                Ok(Err(error)) => self.transport_error(&error),
+                Err(_elapsed) => ClientError::IdleTimeout(idle_timeout),
+            };
+            if !error.is_retryable() || retry >= max_retries {
+                return Err(error);
+            }
+            retry += 1;
+            self.wait_before_retry(retry, max_retries, &error, on_progress)
+                .await;
+        }
+    }
+
+    async fn wait_before_retry(
+        &self,
+        retry: u32,
+        max_retries: u32,
+        error: &ClientError,
+        on_progress: &mut dyn FnMut(StreamProgress<'_>),
+    ) {
+        let delay = retry_delay(
+            error.server_retry_delay(),
+            self.config.retry_base_delay,
+            self.config.max_retry_delay,
+            retry,
+        );
+        on_progress(StreamProgress::Retrying {
+            retry,
+            max_retries,
+            delay,
+            error,
+        });
+        self.config.sleeper.sleep(delay).await;
+    }
+
+    /// Authorization and originator, sent on every call.
+    fn common_headers(&self) -> Result<HeaderMap, ClientError> {
+        let mut headers = HeaderMap::new();
+        let mut authorization = header_value(
+            AUTHORIZATION.as_str(),
+            &format!("Bearer {}", self.config.api_key.expose()),
+        )?;
+        authorization.set_sensitive(true);
+        headers.insert(AUTHORIZATION, authorization);
+        headers.insert(
+            HeaderName::from_static("originator"),
+            header_value("originator", &self.config.originator)?,
+        );
+        Ok(headers)
+    }
+
+    fn transport_error(&self, error: &reqwest::Error) -> ClientError {
+        ClientError::Transport(self.config.api_key.scrub(&error.to_string()))
+    }
+
+    /// A non-success answer as an error carrying the server's message and delay hint.
+    async fn http_error(&self, response: reqwest::Response, timeout: Duration) -> ClientError {
+        let status = response.status().as_u16();
+        let header_delay = retry_after_from_headers(response.headers(), self.config.clock.now());
+        let body = match tokio::time::timeout(timeout, response.bytes()).await {
+            Ok(Ok(bytes)) => String::from_utf8_lossy(&bytes).into_owned(),
+            Ok(Err(_)) | Err(_) => String::new(),
+        };
+        let parsed: Option<serde_json::Value> = serde_json::from_str(&body).ok();
+        let error_field = |field: &str| {
+            parsed
+                .as_ref()
+                .and_then(|value| value.pointer(&format!("/error/{field}")))
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_string)
+        };
+        let code = error_field("code").or_else(|| error_field("type"));
+        let message = error_field("message").unwrap_or_else(|| body.trim().to_string());
+        let mut message = self.config.api_key.scrub(&message);
+        if message.len() > MAX_ERROR_MESSAGE_BYTES {
+            let mut cut = MAX_ERROR_MESSAGE_BYTES;
+            while !message.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            message.truncate(cut);
+            message.push('…');
+        }
+        if message.is_empty() {
+            message = StatusCode::from_u16(status)
+                .ok()
+                .and_then(|status| status.canonical_reason())
+                .unwrap_or("no message")
+                .to_string();
+        }
+        let retry_after = header_delay.or_else(|| try_again_in(&message));
+        ClientError::Http {
+            status,
+            code,
+            message,
+            retry_after,
+        }
+    }
+}
+
+/// A header value; invalid text is an error naming the header, never echoing the value (it may
+/// be the key).
+fn header_value(name: &str, value: &str) -> Result<HeaderValue, ClientError> {
+    HeaderValue::from_str(value).map_err(|_| ClientError::InvalidHeader {
+        name: name.to_string(),
+    })
+}

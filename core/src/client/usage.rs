@@ -1,0 +1,143 @@
+//! Token usage reported by `response.completed`, and the `token_count` event line a session
+//! appends to its rollout after each response.
+
+use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
+use codex_protocol::rollout::RolloutItem;
+use serde::Deserialize;
+use serde::Serialize;
+
+/// `type` of the event payload that records token usage.
+pub const TOKEN_COUNT_EVENT_TYPE: &str = "token_count";
+
+/// Token counts of one response, or a sum of several. Field order is the rollout's key order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TokenUsage {
+    pub input_tokens: i64,
+    pub cached_input_tokens: i64,
+    #[serde(default)]
+    pub cache_write_input_tokens: i64,
+    pub output_tokens: i64,
+    pub reasoning_output_tokens: i64,
+    pub total_tokens: i64,
+}
+
+impl TokenUsage {
+    /// Field-wise sum (saturating, so absurd server numbers cannot overflow).
+    pub fn plus(&self, other: &TokenUsage) -> TokenUsage {
+        TokenUsage {
+            input_tokens: self.input_tokens.saturating_add(other.input_tokens),
+            cached_input_tokens: self
+                .cached_input_tokens
+                .saturating_add(other.cached_input_tokens),
+            cache_write_input_tokens: self
+                .cache_write_input_tokens
+                .saturating_add(other.cache_write_input_tokens),
+            output_tokens: self.output_tokens.saturating_add(other.output_tokens),
+            reasoning_output_tokens: self
+                .reasoning_output_tokens
+                .saturating_add(other.reasoning_output_tokens),
+            total_tokens: self.total_tokens.saturating_add(other.total_tokens),
+        }
+    }
+}
+
+/// The `info` object of a `token_count` event: the thread's running total, the last response's
+/// usage and the model's effective context window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TokenUsageInfo {
+    pub total_token_usage: TokenUsage,
+    pub last_token_usage: TokenUsage,
+    pub model_context_window: Option<i64>,
+}
+
+impl TokenUsageInfo {
+    /// The info after one more response: `last` is added to the previous total (none for the
+    /// first response of a thread).
+    pub fn after_response(
+        previous: Option<&TokenUsageInfo>,
+        last: TokenUsage,
+        model_context_window: Option<i64>,
+    ) -> TokenUsageInfo {
+        let total_token_usage = previous
+            .map(|info| info.total_token_usage.plus(&last))
+            .unwrap_or(last);
+        TokenUsageInfo {
+            total_token_usage,
+            last_token_usage: last,
+            model_context_window,
+        }
+    }
+}
+
+/// The payload of a `token_count` `event_msg` line:
+/// `{"type":"token_count","info":{…}|null,"rate_limits":null}`. Rate limits come from ChatGPT
+/// backend headers, which this client does not read, so they are always `null`.
+pub fn token_count_event(info: Option<&TokenUsageInfo>) -> serde_json::Value {
+    let mut payload = serde_json::Map::new();
+    payload.insert(
+        "type".to_string(),
+        serde_json::Value::String(TOKEN_COUNT_EVENT_TYPE.to_string()),
+    );
+    // Plain integers and options cannot fail to serialize; `null` keeps the line well-formed
+    // even so.
+    let info = info
+        .and_then(|info| serde_json::to_value(info).ok())
+        .unwrap_or(serde_json::Value::Null);
+    payload.insert("info".to_string(), info);
+    payload.insert("rate_limits".to_string(), serde_json::Value::Null);
+    serde_json::Value::Object(payload)
+}
+
+/// [`token_count_event`] as a rollout item, ready for the rollout writer.
+pub fn token_count_rollout_item(info: Option<&TokenUsageInfo>) -> RolloutItem {
+    RolloutItem::Other {
+        line_type: EVENT_MSG_LINE_TYPE.to_string(),
+        payload: token_count_event(info),
+    }
+}
+
+/// `response.usage` as the Responses API reports it.
+#[derive(Debug, Deserialize)]
+pub(crate) struct WireUsage {
+    #[serde(default)]
+    input_tokens: i64,
+    #[serde(default)]
+    input_tokens_details: Option<WireInputDetails>,
+    #[serde(default)]
+    output_tokens: i64,
+    #[serde(default)]
+    output_tokens_details: Option<WireOutputDetails>,
+    #[serde(default)]
+    total_tokens: i64,
+}
+
+#[derive(Debug, Deserialize)]
+struct WireInputDetails {
+    #[serde(default)]
+    cached_tokens: Option<i64>,
+    #[serde(default)]
+    cache_write_tokens: Option<i64>,
+}
+
+#[derive(Debug, Deserialize)]
+struct WireOutputDetails {
+    #[serde(default)]
+    reasoning_tokens: Option<i64>,
+}
+
+impl From<WireUsage> for TokenUsage {
+    fn from(wire: WireUsage) -> Self {
+        let input = wire.input_tokens_details.as_ref();
+        TokenUsage {
+            input_tokens: wire.input_tokens,
+            cached_input_tokens: input.and_then(|d| d.cached_tokens).unwrap_or(0),
+            cache_write_input_tokens: input.and_then(|d| d.cache_write_tokens).unwrap_or(0),
+            output_tokens: wire.output_tokens,
+            reasoning_output_tokens: wire
+                .output_tokens_details
+                .and_then(|d| d.reasoning_tokens)
+                .unwrap_or(0),
+            total_tokens: wire.total_tokens,
+        }
+    }
+}

@@ -1,0 +1,467 @@
+//! Live catalog refresh against an in-process `/models` endpoint: ETag handling, the cache file,
+//! its TTL, and the fallbacks when the network fails.
+
+#![allow(clippy::expect_used)]
+
+mod client_support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use client_support::ManualClock;
+use client_support::RecordingSleeper;
+use client_support::test_config;
+use codex_core::client::CatalogSource;
+use codex_core::client::Clock;
+use codex_core::client::ModelsRefreshOptions;
+use codex_core::client::RefreshStrategy;
+use codex_core::client::RefreshWarning;
+use codex_core::client::RefreshedCatalog;
+use codex_core::client::ResponsesClient;
+use codex_core::client::refresh_models;
+use codex_core::client::refresh_models_if_new_etag;
+use codex_models_manager::CacheFreshness;
+use codex_models_manager::ModelCatalog;
+use codex_models_manager::ModelInfo;
+use codex_models_manager::ModelsCache;
+use codex_models_manager::ModelsCacheKey;
+use codex_models_manager::ModelsResponse;
+use pretty_assertions::assert_eq;
+use wiremock::Mock;
+use wiremock::MockServer;
+use wiremock::ResponseTemplate;
+use wiremock::matchers::header;
+use wiremock::matchers::method;
+use wiremock::matchers::path;
+use wiremock::matchers::query_param;
+
+const CLIENT_VERSION: &str = "0.1.0";
+const START: &str = "2026-03-01T10:00:00Z";
+
+struct Fixture {
+    server: MockServer,
+    client: ResponsesClient,
+    options: ModelsRefreshOptions,
+    clock: Arc<ManualClock>,
+    _home: tempfile::TempDir,
+}
+
+async fn fixture() -> Fixture {
+    let server = MockServer::start().await;
+    let clock = ManualClock::at(START);
+    let mut config = test_config(
+        &format!("{}/v1", server.uri()),
+        Arc::new(RecordingSleeper::default()),
+    );
+    config.models_request_timeout = Duration::from_secs(2);
+    let client = ResponsesClient::new(config).expect("client");
+    let home = tempfile::tempdir().expect("tempdir");
+    let options = ModelsRefreshOptions::new(
+        home.path(),
+        CLIENT_VERSION,
+        "openai",
+        ModelCatalog::bundled().expect("bundled"),
+        Arc::clone(&clock) as Arc<dyn Clock>,
+    );
+    Fixture {
+        server,
+        client,
+        options,
+        clock,
+        _home: home,
+    }
+}
+
+/// One model the bundled catalog does not have, and the first bundled model renamed.
+fn remote_models() -> Vec<ModelInfo> {
+    let bundled = ModelCatalog::bundled()
+        .expect("bundled")
+        .into_response()
+        .models;
+    let mut changed = bundled[0].clone();
+    changed.display_name = "Renamed remotely".to_string();
+    let mut added = bundled[0].clone();
+    added.slug = "remote-only".to_string();
+    vec![changed, added]
+}
+
+fn models_answer(models: Vec<ModelInfo>, etag: &str) -> ResponseTemplate {
+    let body = serde_json::to_string(&ModelsResponse { models }).expect("serializes");
+    ResponseTemplate::new(200)
+        .insert_header("etag", etag)
+        .set_body_raw(body, "application/json")
+}
+
+fn slugs_and_names(refreshed: &RefreshedCatalog) -> Vec<(String, String)> {
+    refreshed
+        .catalog
+        .models()
+        .iter()
+        .map(|model| (model.slug.clone(), model.display_name.clone()))
+        .collect()
+}
+
+fn expected_merged() -> Vec<(String, String)> {
+    let mut expected: Vec<(String, String)> = ModelCatalog::bundled()
+        .expect("bundled")
+        .models()
+        .iter()
+        .map(|model| (model.slug.clone(), model.display_name.clone()))
+        .collect();
+    let original_name = std::mem::replace(&mut expected[0].1, "Renamed remotely".to_string());
+    expected.push(("remote-only".to_string(), original_name));
+    expected
+}
+
+async fn requests(server: &MockServer) -> usize {
+    server
+        .received_requests()
+        .await
+        .expect("recording on")
+        .len()
+}
+
+#[tokio::test]
+async fn online_refresh_fetches_with_client_version_and_writes_the_cache() {
+    let f = fixture().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/models"))
+        .and(query_param("client_version", CLIENT_VERSION))
+        .and(header(
+            "authorization",
+            format!("Bearer {}", client_support::SECRET_KEY).as_str(),
+        ))
+        .respond_with(models_answer(remote_models(), "\"etag-1\""))
+        .expect(1)
+        .mount(&f.server)
+        .await;
+
+    let refreshed = refresh_models(Some(&f.client), &f.options, RefreshStrategy::Online).await;
+
+    assert_eq!(
+        (
+            &refreshed.source,
+            &refreshed.warnings,
+            slugs_and_names(&refreshed)
+        ),
+        (
+            &CatalogSource::Network {
+                etag: Some("\"etag-1\"".to_string())
+            },
+            &Vec::new(),
+            expected_merged()
+        )
+    );
+    let cache = ModelsCache::load(&f.options.cache_path)
+        .expect("readable")
+        .expect("written");
+    assert_eq!(
+        cache,
+        ModelsCache {
+            fetched_at: START.parse().expect("timestamp"),
+            etag: Some("\"etag-1\"".to_string()),
+            client_version: Some(CLIENT_VERSION.to_string()),
+            cache_key: Some(ModelsCacheKey {
+                provider_id: "openai".to_string(),
+                auth_mode: None,
+                account_id: None,
+            }),
+            models: remote_models(),
+        }
+    );
+}
+
+#[tokio::test]
+async fn a_fresh_cache_is_used_without_a_request() {
+    let f = fixture().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/models"))
+        .respond_with(models_answer(remote_models(), "\"etag-1\""))
+        .mount(&f.server)
+        .await;
+    refresh_models(Some(&f.client), &f.options, RefreshStrategy::Online).await;
+    f.clock.advance(Duration::from_secs(299));
+
+    let refreshed = refresh_models(
+        Some(&f.client),
+        &f.options,
+        RefreshStrategy::OnlineIfUncached,
+    )
+    .await;
+
+    assert_eq!(
+        (
+            &refreshed.source,
+            slugs_and_names(&refreshed),
+            requests(&f.server).await
+        ),
+        (
+            &CatalogSource::Cache {
+                fetched_at: START.parse().expect("timestamp"),
+                freshness: CacheFreshness::Fresh
+            },
+            expected_merged(),
+            1
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_stale_cache_is_refetched_with_its_etag_and_a_304_renews_it() {
+    let f = fixture().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/models"))
+        .and(header("if-none-match", "\"etag-1\""))
+        .respond_with(ResponseTemplate::new(304))
+        .mount(&f.server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/models"))
+        .respond_with(models_answer(remote_models(), "\"etag-1\""))
+        .mount(&f.server)
+        .await;
+    refresh_models(Some(&f.client), &f.options, RefreshStrategy::Online).await;
+    f.clock.advance(Duration::from_secs(301));
+
+    let refreshed = refresh_models(
+        Some(&f.client),
+        &f.options,
+        RefreshStrategy::OnlineIfUncached,
+    )
+    .await;
+
+    let cache = ModelsCache::load(&f.options.cache_path)
+        .expect("readable")
+        .expect("present");
+    assert_eq!(
+        (
+            &refreshed.source,
+            slugs_and_names(&refreshed),
+            requests(&f.server).await,
+            cache.fetched_at,
+        ),
+        (
+            &CatalogSource::CacheConfirmed {
+                etag: Some("\"etag-1\"".to_string())
+            },
+            expected_merged(),
+            2,
+            f.clock.now(),
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_stale_cache_is_replaced_by_a_changed_catalog() {
+    let f = fixture().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/models"))
+        .respond_with(models_answer(remote_models(), "\"etag-1\""))
+        .up_to_n_times(1)
+        .mount(&f.server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/models"))
+        .respond_with(models_answer(Vec::new(), "\"etag-2\""))
+        .mount(&f.server)
+        .await;
+    refresh_models(Some(&f.client), &f.options, RefreshStrategy::Online).await;
+    f.clock.advance(Duration::from_secs(600));
+
+    let refreshed = refresh_models(
+        Some(&f.client),
+        &f.options,
+        RefreshStrategy::OnlineIfUncached,
+    )
+    .await;
+
+    let bundled = ModelCatalog::bundled().expect("bundled");
+    assert_eq!(
+        (
+            &refreshed.source,
+            refreshed.catalog.models(),
+            requests(&f.server).await
+        ),
+        (
+            &CatalogSource::Network {
+                etag: Some("\"etag-2\"".to_string())
+            },
+            bundled.models(),
+            2
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_failing_refresh_falls_back_to_the_cache_then_to_the_bundled_catalog() {
+    let f = fixture().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/models"))
+        .respond_with(models_answer(remote_models(), "\"etag-1\""))
+        .up_to_n_times(1)
+        .mount(&f.server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/models"))
+        .respond_with(ResponseTemplate::new(500).set_body_string("catalog service down"))
+        .mount(&f.server)
+        .await;
+    refresh_models(Some(&f.client), &f.options, RefreshStrategy::Online).await;
+    f.clock.advance(Duration::from_secs(400));
+
+    let from_cache = refresh_models(Some(&f.client), &f.options, RefreshStrategy::Online).await;
+    assert_eq!(
+        (
+            &from_cache.source,
+            &from_cache.warnings,
+            slugs_and_names(&from_cache)
+        ),
+        (
+            &CatalogSource::Cache {
+                fetched_at: START.parse().expect("timestamp"),
+                freshness: CacheFreshness::Stale {
+                    age: Duration::from_secs(400)
+                }
+            },
+            &vec![
+                RefreshWarning::FetchFailed(
+                    "server answered HTTP 500: catalog service down".to_string()
+                ),
+                RefreshWarning::StaleCacheUsed {
+                    age: Duration::from_secs(400)
+                },
+            ],
+            expected_merged()
+        )
+    );
+
+    std::fs::remove_file(&f.options.cache_path).expect("remove cache");
+    let bundled = refresh_models(Some(&f.client), &f.options, RefreshStrategy::Online).await;
+    assert_eq!(
+        (&bundled.source, &bundled.warnings, &bundled.catalog),
+        (
+            &CatalogSource::Bundled,
+            &vec![
+                RefreshWarning::FetchFailed(
+                    "server answered HTTP 500: catalog service down".to_string()
+                ),
+                RefreshWarning::BundledFallback,
+            ],
+            &f.options.bundled
+        )
+    );
+}
+
+#[tokio::test]
+async fn offline_and_keyless_refreshes_never_ask_the_endpoint() {
+    let f = fixture().await;
+    let offline = refresh_models(Some(&f.client), &f.options, RefreshStrategy::Offline).await;
+    let keyless = refresh_models(None, &f.options, RefreshStrategy::Online).await;
+    assert_eq!(
+        (
+            (&offline.source, &offline.warnings),
+            (&keyless.source, &keyless.warnings),
+            requests(&f.server).await
+        ),
+        (
+            (
+                &CatalogSource::Bundled,
+                &vec![RefreshWarning::BundledFallback]
+            ),
+            (
+                &CatalogSource::Bundled,
+                &vec![RefreshWarning::NoClient, RefreshWarning::BundledFallback]
+            ),
+            0
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_cache_for_another_client_version_is_not_used() {
+    let f = fixture().await;
+    ModelsCache {
+        fetched_at: START.parse().expect("timestamp"),
+        etag: Some("\"old\"".to_string()),
+        client_version: Some("0.0.9".to_string()),
+        cache_key: None,
+        models: remote_models(),
+    }
+    .save(&f.options.cache_path)
+    .expect("save");
+    Mock::given(method("GET"))
+        .and(path("/v1/models"))
+        .respond_with(models_answer(remote_models(), "\"etag-1\""))
+        .mount(&f.server)
+        .await;
+
+    let refreshed = refresh_models(
+        Some(&f.client),
+        &f.options,
+        RefreshStrategy::OnlineIfUncached,
+    )
+    .await;
+
+    let received = f.server.received_requests().await.expect("recording on");
+    assert_eq!(
+        (
+            &refreshed.source,
+            received.len(),
+            received[0].headers.get("if-none-match").is_none()
+        ),
+        (
+            &CatalogSource::Network {
+                etag: Some("\"etag-1\"".to_string())
+            },
+            1,
+            true
+        )
+    );
+}
+
+#[tokio::test]
+async fn models_etag_from_a_response_renews_or_refreshes() {
+    let f = fixture().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/models"))
+        .respond_with(models_answer(remote_models(), "\"etag-1\""))
+        .up_to_n_times(1)
+        .mount(&f.server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/v1/models"))
+        .respond_with(models_answer(Vec::new(), "\"etag-2\""))
+        .mount(&f.server)
+        .await;
+    refresh_models(Some(&f.client), &f.options, RefreshStrategy::Online).await;
+    f.clock.advance(Duration::from_secs(1000));
+
+    let same = refresh_models_if_new_etag(Some(&f.client), &f.options, "\"etag-1\"").await;
+    let renewed_at = ModelsCache::load(&f.options.cache_path)
+        .expect("readable")
+        .expect("present")
+        .fetched_at;
+    let requests_after_same = requests(&f.server).await;
+    let changed = refresh_models_if_new_etag(Some(&f.client), &f.options, "\"etag-2\"").await;
+
+    assert_eq!(
+        (
+            &same.source,
+            renewed_at,
+            requests_after_same,
+            &changed.source,
+            requests(&f.server).await
+        ),
+        (
+            &CatalogSource::CacheConfirmed {
+                etag: Some("\"etag-1\"".to_string())
+            },
+            f.clock.now(),
+            1,
+            &CatalogSource::Network {
+                etag: Some("\"etag-2\"".to_string())
+            },
+            2
+        )
+    );
+}
