@@ -142,6 +142,72 @@ template_catalogue! {
     GitAttributionEnabled => "git_attribution/enabled.md" ["trailer"],
     /// `<git_attribution>` notice that the trailer policy no longer applies.
     GitAttributionDisabled => "git_attribution/disabled.md" [],
+    /// Notice put where a fragment's text was cut to its size cap.
+    FragmentTruncated => "fragments/truncated.md" ["bytes"],
+    /// Body of `<current_time_reminder>`.
+    FragmentCurrentTimeReminder => "fragments/current_time_reminder.md" ["time"],
+    /// `<result>` part of `<user_shell_command>`.
+    FragmentUserShellCommandResult =>
+        "fragments/user_shell_command_result.md" ["exit_code", "duration", "output"],
+    /// `<turn_aborted>` guidance in the user message after an interrupted turn.
+    FragmentTurnAbortedUser => "fragments/turn_aborted_user.md" [],
+    /// `<turn_aborted>` guidance in the developer message after an interrupted turn.
+    FragmentTurnAbortedDeveloper => "fragments/turn_aborted_developer.md" [],
+    /// Envelope of a message between agents (also used for completion messages).
+    FragmentInterAgentMessage =>
+        "fragments/inter_agent_message.md" ["message_type", "task_name", "sender", "payload"],
+    /// Completion payload of an agent that finished without a final message.
+    FragmentInterAgentCompletedSilently => "fragments/inter_agent_completed_silently.md" [],
+    /// Completion payload of an agent that failed.
+    FragmentInterAgentErrored => "fragments/inter_agent_errored.md" ["error"],
+    /// Completion payload of an agent that was shut down.
+    FragmentInterAgentShutDown => "fragments/inter_agent_shut_down.md" [],
+    /// Completion payload when the agent does not exist.
+    FragmentInterAgentNotFound => "fragments/inter_agent_not_found.md" [],
+    /// Notice that a network allow rule was saved.
+    FragmentNetworkRuleAllowed => "fragments/network_rule_allowed.md" ["host"],
+    /// Notice that a network deny rule was saved.
+    FragmentNetworkRuleDenied => "fragments/network_rule_denied.md" ["host"],
+    /// `<image_resize_notice>` line for an image of the user's message.
+    FragmentImageResizedInUserMessage => "fragments/image_resized_in_user_message.md"
+        ["number", "count", "original_size", "prepared_size"],
+    /// `<image_resize_notice>` line for an image of a tool output.
+    FragmentImageResizedInToolOutput => "fragments/image_resized_in_tool_output.md"
+        ["number", "count", "original_size", "prepared_size"],
+    /// Tokens left in the context window (the `get_context_remaining` answer).
+    FragmentTokensRemaining => "fragments/tokens_remaining.md" ["tokens"],
+    /// The same answer when the count is unknown.
+    FragmentTokensRemainingUnknown => "fragments/tokens_remaining_unknown.md" [],
+    /// Body of `<rollout_budget>`.
+    FragmentRolloutBudget => "fragments/rollout_budget.md" ["tokens"],
+    /// First line of `<recommended_plugins>`.
+    FragmentRecommendedPlugins => "fragments/recommended_plugins.md" [],
+    /// Last line of a list cut by its size cap.
+    FragmentListOmitted => "fragments/list_omitted.md" ["count"],
+    /// Heading and first paragraph of `<skills_instructions>`.
+    FragmentSkillsCatalogIntro => "fragments/skills_catalog_intro.md" [],
+    /// Heading of the skill-root alias table.
+    FragmentSkillsCatalogRoots => "fragments/skills_catalog_roots.md" [],
+    /// Heading of the list of skills.
+    FragmentSkillsCatalogAvailable => "fragments/skills_catalog_available.md" [],
+    /// Rules for using skills, closing the catalogue when enabled.
+    FragmentSkillsCatalogUsage => "fragments/skills_catalog_usage.md" [],
+    /// Reminder given to the guardian reviewer on follow-up reviews.
+    FragmentGuardianFollowupReviewReminder =>
+        "fragments/guardian_followup_review_reminder.md" [],
+    /// Guardian policy for reviewing node_repl actions.
+    FragmentGuardianNodeReplPolicy => "fragments/guardian_node_repl_policy.md" [],
+    /// Body of `<guardian_sync_review>`.
+    FragmentGuardianReviewEvidence => "fragments/guardian_review_evidence.md"
+        ["decision", "correlation", "action", "rationale"],
+    /// First line of `<node_repl_review_evidence>`.
+    FragmentNodeReplReviewEvidence => "fragments/node_repl_review_evidence.md" [],
+    /// Approval of an action that automatic review had denied.
+    FragmentGuardianApprovedAction => "fragments/guardian_approved_action.md" ["action"],
+    /// Stands in for an image the model cannot take.
+    FragmentUnsupportedImage => "fragments/unsupported_image.md" [],
+    /// Stands in for audio the model cannot take.
+    FragmentUnsupportedAudio => "fragments/unsupported_audio.md" [],
 }
 
 impl TemplateId {

@@ -15,17 +15,16 @@
 //! Every item is stamped with the turn id, because new windows and compaction install these
 //! items directly into history.
 
-mod fragments;
-
+use codex_prompts::TemplateSet;
 use codex_protocol::ContentItem;
 use codex_protocol::ContentItemKind;
 use codex_protocol::InternalChatMessageMetadataPassthrough;
 use codex_protocol::ResponseItem;
 
-pub use fragments::DEVELOPER_INSTRUCTIONS_KIND;
-pub use fragments::DeveloperInstructions;
-pub use fragments::GUARDIAN_POLICY_KIND;
-pub use fragments::GuardianPolicy;
+pub use crate::context::fragments::developer_instructions::DEVELOPER_INSTRUCTIONS_KIND;
+pub use crate::context::fragments::developer_instructions::DeveloperInstructions;
+pub use crate::context::fragments::guardian_policy::GUARDIAN_POLICY_KIND;
+pub use crate::context::fragments::guardian_policy::GuardianPolicy;
 
 use crate::config::Feature;
 use crate::context::world_state::DEVELOPER_ROLE;
@@ -119,15 +118,17 @@ pub fn build_initial_context_with_world_state(
         .as_deref()
         .filter(|text| !text.is_empty());
     if let Some(text) = developer_instructions {
+        // The turn carries no template overlay; only the cap's truncation notice uses it.
+        let templates = TemplateSet::embedded();
         if guardian {
             // A reviewer's instructions are its policy: held back for a message of their own.
             buckets.guardian_policy = Some(Routed {
-                fragment: Box::new(GuardianPolicy::new(text)),
+                fragment: Box::new(GuardianPolicy::new(text, &templates)),
                 source: ContextSource::GuardianPolicy,
             });
         } else {
             buckets.developer.push(Routed {
-                fragment: Box::new(DeveloperInstructions::new(text)),
+                fragment: Box::new(DeveloperInstructions::new(text, &templates)),
                 source: ContextSource::DeveloperInstructions,
             });
         }

@@ -1,0 +1,294 @@
+//! The registry of every fragment type a Codex session can put into history: the types of
+//! [`fragments`](crate::context::fragments), the world-state sections' fragments, extension and
+//! protocol fragments, and historical types that only old rollouts contain.
+//!
+//! Each entry points at its type's [`FragmentSpec`] (role, content kind, markers, placement)
+//! rather than repeating it, and adds how text is recognised, whether upstream hides it as
+//! injected context, where it comes from and its size cap. Everything that tells injected
+//! context apart from what people wrote is derived from this table: the contextual-user
+//! recogniser list ([`contextual_user_fragment_types`]), the contextual-developer prefixes
+//! ([`contextual_developer_prefixes`]) and the classifier used by `inspect` and `compare`
+//! ([`classify`]). Adding a fragment type means adding one row here.
+
+use codex_context_fragments::matches_marked_text;
+use codex_protocol::ContentItemKind;
+
+use crate::context::world_state::FragmentSpec;
+
+mod table;
+
+use table::FRAGMENT_TYPES;
+
+/// Prefix of the content kinds of text people wrote; such items are never fragments.
+pub const USER_CONTENT_KIND_PREFIX: &str = "user.";
+
+/// How text of a fragment type is recognised.
+#[derive(Debug, Clone, Copy)]
+pub enum Recognition {
+    /// Wrapped in the spec's markers: ASCII case-insensitive, surrounding whitespace ignored
+    /// ([`matches_marked_text`]).
+    Markers,
+    /// Starts with this text after leading whitespace, ASCII case-insensitive.
+    Prefix(&'static str),
+    /// The trimmed text starts with `prefix` and ends with `suffix`, case-sensitive (an empty
+    /// suffix accepts any ending).
+    ExactPrefixSuffix {
+        prefix: &'static str,
+        suffix: &'static str,
+    },
+    /// A rule of the type's own (the same function its `matches_text` uses).
+    Custom(fn(&str) -> bool),
+    /// Unmarked: only a recorded content kind identifies it.
+    ContentKindOnly,
+}
+
+/// Whether upstream hides the type as injected context, and through which list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContextualList {
+    /// Listed among the contextual user-fragment matchers: a user message containing it is
+    /// not something the user typed.
+    User,
+    /// Its start is one of the contextual developer prefixes.
+    Developer,
+    /// Neither: the text stays visible as ordinary conversation.
+    NotListed,
+}
+
+/// What produces the type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FragmentOrigin {
+    /// A type of [`fragments`](crate::context::fragments).
+    Fragment,
+    /// The world-state section with this ID.
+    WorldStateSection(&'static str),
+    /// An extension's world-state contribution with this section ID.
+    Extension(&'static str),
+    /// The protocol layer (rendered outside the fragment trait).
+    Protocol,
+    /// Upstream no longer produces it; only old rollouts contain it.
+    Historical,
+}
+
+/// The largest rendering of the type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SizeCap {
+    /// At most this many o200k tokens, markers included.
+    Tokens(usize),
+    /// Bounded by its world-state section.
+    OwnedBySection,
+    /// Never rendered by this project.
+    NotRendered,
+}
+
+/// The content kinds a type is recorded with, read from its spec: `<…>` stands for a
+/// per-instance part (`additional_content.<key>`, `<source>.internal_context`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContentKindPattern {
+    Exact(&'static str),
+    /// The kind is this prefix followed by a non-empty instance part.
+    Prefix(&'static str),
+    /// The kind is a non-empty instance part followed by this suffix.
+    Suffix(&'static str),
+    /// No kind is known for the type (it predates content kinds).
+    Unassigned,
+}
+
+impl ContentKindPattern {
+    pub fn matches(self, kind: &str) -> bool {
+        match self {
+            Self::Exact(expected) => kind == expected,
+            Self::Prefix(prefix) => kind.len() > prefix.len() && kind.starts_with(prefix),
+            Self::Suffix(suffix) => kind.len() > suffix.len() && kind.ends_with(suffix),
+            Self::Unassigned => false,
+        }
+    }
+}
+
+/// One fragment type.
+#[derive(Debug, Clone, Copy)]
+pub struct FragmentTypeInfo {
+    /// Stable name (the module name for [`FragmentOrigin::Fragment`] types).
+    pub name: &'static str,
+    pub spec: FragmentSpec,
+    pub recognition: Recognition,
+    pub contextual: ContextualList,
+    pub origin: FragmentOrigin,
+    pub cap: SizeCap,
+}
+
+impl FragmentTypeInfo {
+    /// A type of this project's `fragments` module; marked types are recognised by their
+    /// markers, unmarked ones by their kind only.
+    const fn fragment(name: &'static str, spec: FragmentSpec, max_tokens: usize) -> Self {
+        let recognition = if spec.start_marker.is_empty() || spec.end_marker.is_empty() {
+            Recognition::ContentKindOnly
+        } else {
+            Recognition::Markers
+        };
+        Self {
+            name,
+            spec,
+            recognition,
+            contextual: ContextualList::NotListed,
+            origin: FragmentOrigin::Fragment,
+            cap: SizeCap::Tokens(max_tokens),
+        }
+    }
+
+    const fn section(name: &'static str, spec: FragmentSpec, section_id: &'static str) -> Self {
+        Self {
+            origin: FragmentOrigin::WorldStateSection(section_id),
+            cap: SizeCap::OwnedBySection,
+            ..Self::fragment(name, spec, 0)
+        }
+    }
+
+    const fn historical(name: &'static str, spec: FragmentSpec) -> Self {
+        Self {
+            origin: FragmentOrigin::Historical,
+            cap: SizeCap::NotRendered,
+            ..Self::fragment(name, spec, 0)
+        }
+    }
+
+    const fn listed(self, contextual: ContextualList) -> Self {
+        Self { contextual, ..self }
+    }
+
+    const fn recognised_by(self, recognition: Recognition) -> Self {
+        Self {
+            recognition,
+            ..self
+        }
+    }
+
+    const fn produced_by(self, origin: FragmentOrigin) -> Self {
+        Self { origin, ..self }
+    }
+
+    pub fn role(&self) -> &'static str {
+        self.spec.role
+    }
+
+    pub fn content_kind(&self) -> ContentKindPattern {
+        let kind = self.spec.content_kind;
+        if kind.is_empty() {
+            return ContentKindPattern::Unassigned;
+        }
+        if kind.starts_with('<')
+            && let Some((_, suffix)) = kind.split_once('>')
+        {
+            return ContentKindPattern::Suffix(suffix);
+        }
+        if kind.ends_with('>')
+            && let Some((prefix, _)) = kind.split_once('<')
+        {
+            return ContentKindPattern::Prefix(prefix);
+        }
+        ContentKindPattern::Exact(kind)
+    }
+
+    /// Whether `text` is a rendering of this type (role not checked).
+    pub fn matches_text(&self, text: &str) -> bool {
+        match self.recognition {
+            Recognition::Markers => {
+                matches_marked_text(self.spec.start_marker, self.spec.end_marker, text)
+            }
+            Recognition::Prefix(prefix) => starts_with_ignore_ascii_case(text, prefix),
+            Recognition::ExactPrefixSuffix { prefix, suffix } => {
+                let trimmed = text.trim();
+                trimmed.starts_with(prefix) && trimmed.ends_with(suffix)
+            }
+            Recognition::Custom(rule) => rule(text),
+            Recognition::ContentKindOnly => false,
+        }
+    }
+
+    /// The prefix upstream hides developer text by, for [`ContextualList::Developer`] types.
+    pub fn contextual_developer_prefix(&self) -> Option<&'static str> {
+        match (self.contextual, self.recognition) {
+            (ContextualList::Developer, Recognition::Prefix(prefix)) => Some(prefix),
+            (ContextualList::Developer, Recognition::Markers) => {
+                Some(self.spec.start_marker.trim_end())
+            }
+            _ => None,
+        }
+    }
+}
+
+fn starts_with_ignore_ascii_case(text: &str, prefix: &str) -> bool {
+    text.trim_start()
+        .get(..prefix.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+}
+
+/// Every fragment type, in registry order.
+pub fn all_fragment_types() -> &'static [FragmentTypeInfo] {
+    FRAGMENT_TYPES
+}
+
+/// The type registered under `name`.
+pub fn fragment_type(name: &str) -> Option<&'static FragmentTypeInfo> {
+    FRAGMENT_TYPES.iter().find(|info| info.name == name)
+}
+
+/// The fragment type of one content item of a `role` message, or `None` when it is ordinary
+/// conversation.
+///
+/// A recorded content kind decides first, because it cannot be forged by typing: a `user.*`
+/// kind is never a fragment, and a known kind names its type (an exact kind before a
+/// per-instance pattern). An empty, `unknown` or unregistered kind falls back to the text,
+/// matched against the types of `role` in registry order. Text alone cannot tell apart types
+/// that share markers (the three `<realtime_conversation>` blocks): the first one is returned.
+pub fn classify(role: &str, text: &str, kind: Option<&str>) -> Option<&'static FragmentTypeInfo> {
+    let recorded_kind = kind.filter(|kind| !kind.is_empty() && *kind != ContentItemKind::UNKNOWN);
+    if let Some(kind) = recorded_kind {
+        if kind.starts_with(USER_CONTENT_KIND_PREFIX) {
+            return None;
+        }
+        let same_role = || FRAGMENT_TYPES.iter().filter(|info| info.role() == role);
+        let by_kind = same_role()
+            .find(|info| matches!(info.content_kind(), ContentKindPattern::Exact(exact) if exact == kind))
+            .or_else(|| same_role().find(|info| info.content_kind().matches(kind)));
+        if by_kind.is_some() {
+            return by_kind;
+        }
+    }
+    FRAGMENT_TYPES
+        .iter()
+        .find(|info| info.role() == role && info.matches_text(text))
+}
+
+/// The types upstream hides in user messages, in its recogniser order.
+pub fn contextual_user_fragment_types() -> impl Iterator<Item = &'static FragmentTypeInfo> {
+    FRAGMENT_TYPES
+        .iter()
+        .filter(|info| info.contextual == ContextualList::User)
+}
+
+/// The prefixes upstream hides developer text by, without duplicates, in registry order.
+pub fn contextual_developer_prefixes() -> Vec<&'static str> {
+    let mut prefixes: Vec<&'static str> = Vec::new();
+    for prefix in FRAGMENT_TYPES
+        .iter()
+        .filter_map(FragmentTypeInfo::contextual_developer_prefix)
+    {
+        if !prefixes.contains(&prefix) {
+            prefixes.push(prefix);
+        }
+    }
+    prefixes
+}
+
+/// Whether a user text item is injected context by upstream's text rule.
+pub fn is_contextual_user_text(text: &str) -> bool {
+    contextual_user_fragment_types().any(|info| info.matches_text(text))
+}
+
+/// Whether a developer text item is injected context by upstream's prefix rule.
+pub fn is_contextual_developer_text(text: &str) -> bool {
+    FRAGMENT_TYPES
+        .iter()
+        .filter_map(FragmentTypeInfo::contextual_developer_prefix)
+        .any(|prefix| starts_with_ignore_ascii_case(text, prefix))
+}
