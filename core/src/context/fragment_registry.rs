@@ -206,12 +206,15 @@ impl FragmentTypeInfo {
 
     /// The prefix upstream hides developer text by, for [`ContextualList::Developer`] types.
     pub fn contextual_developer_prefix(&self) -> Option<&'static str> {
-        match (self.contextual, self.recognition) {
-            (ContextualList::Developer, Recognition::Prefix(prefix)) => Some(prefix),
-            (ContextualList::Developer, Recognition::Markers) => {
-                Some(self.spec.start_marker.trim_end())
-            }
-            _ => None,
+        match self.contextual {
+            ContextualList::Developer => match self.recognition {
+                Recognition::Prefix(prefix) | Recognition::ExactPrefixSuffix { prefix, .. } => {
+                    Some(prefix)
+                }
+                Recognition::Markers => Some(self.spec.start_marker.trim_end()),
+                Recognition::Custom(_) | Recognition::ContentKindOnly => None,
+            },
+            ContextualList::User | ContextualList::NotListed => None,
         }
     }
 }

@@ -39,17 +39,6 @@ pub struct NodeReplResponse {
     pub text: String,
 }
 
-/// Provenance may not break the header line or forge `key=value` pairs and brackets.
-fn sanitized_provenance(provenance: &str) -> String {
-    let mut end = provenance.len().min(MAX_PROVENANCE_BYTES);
-    while !provenance.is_char_boundary(end) {
-        end -= 1;
-    }
-    provenance[..end]
-        .replace(['\n', '\r', '[', ']', '='], "_")
-        .replace("</", "<\\/")
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeReplReviewEvidence {
     body: String,
@@ -76,11 +65,15 @@ impl NodeReplReviewEvidence {
         let mut tokens_left = MAX_TOKENS.saturating_sub(fixed_tokens);
         let mut selected = Vec::new();
         for response in responses.iter().rev() {
-            let mut rendered = format!(
-                "[REPL response {} {}]\n",
-                response.sequence,
-                sanitized_provenance(&response.provenance)
-            );
+            // Provenance may not break the header line or forge `key=value` pairs and brackets.
+            let mut provenance_end = response.provenance.len().min(MAX_PROVENANCE_BYTES);
+            while !response.provenance.is_char_boundary(provenance_end) {
+                provenance_end -= 1;
+            }
+            let provenance = response.provenance[..provenance_end]
+                .replace(['\n', '\r', '[', ']', '='], "_")
+                .replace("</", "<\\/");
+            let mut rendered = format!("[REPL response {} {provenance}]\n", response.sequence);
             if response.text.is_empty() {
                 rendered.push_str("<completed without visible text>\n");
             } else {

@@ -40,25 +40,6 @@ pub enum AgentStatus {
     NotFound,
 }
 
-impl AgentStatus {
-    fn to_json(&self, templates: &TemplateSet) -> Value {
-        let bounded = |text: &str| {
-            cap_tokens(text, MAX_STATUS_MESSAGE_TOKENS, Keep::Head, templates).into_owned()
-        };
-        match self {
-            Self::PendingInit => json!("pending_init"),
-            Self::Running => json!("running"),
-            Self::Interrupted => json!("interrupted"),
-            Self::Completed(message) => {
-                json!({ "completed": message.as_deref().map(&bounded) })
-            }
-            Self::Errored(error) => json!({ "errored": bounded(error) }),
-            Self::Shutdown => json!("shutdown"),
-            Self::NotFound => json!("not_found"),
-        }
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubagentNotification {
     body: String,
@@ -67,10 +48,21 @@ pub struct SubagentNotification {
 impl SubagentNotification {
     pub fn new(agent_path: &str, status: &AgentStatus, templates: &TemplateSet) -> Self {
         let agent_path = cap_tokens(agent_path, MAX_AGENT_PATH_TOKENS, Keep::Head, templates);
-        let notification = json!({
-            "agent_path": agent_path,
-            "status": status.to_json(templates),
-        });
+        let bounded = |text: &str| {
+            cap_tokens(text, MAX_STATUS_MESSAGE_TOKENS, Keep::Head, templates).into_owned()
+        };
+        let status: Value = match status {
+            AgentStatus::PendingInit => json!("pending_init"),
+            AgentStatus::Running => json!("running"),
+            AgentStatus::Interrupted => json!("interrupted"),
+            AgentStatus::Completed(message) => {
+                json!({ "completed": message.as_deref().map(&bounded) })
+            }
+            AgentStatus::Errored(error) => json!({ "errored": bounded(error) }),
+            AgentStatus::Shutdown => json!("shutdown"),
+            AgentStatus::NotFound => json!("not_found"),
+        };
+        let notification = json!({ "agent_path": agent_path, "status": status });
         let body = format!("\n{notification}\n");
         Self {
             body: cap_rendered_body(&SUBAGENT_NOTIFICATION, body, MAX_TOKENS, templates),
