@@ -36,6 +36,9 @@ enum Command {
     Instructions(commands::instructions::InstructionsArgs),
     Fingerprint(commands::fingerprint::FingerprintArgs),
     MergePatch(commands::merge_patch::MergePatchArgs),
+    Request(commands::request::RequestArgs),
+    Explain(commands::explain::ExplainArgs),
+    WorldState(commands::world_state::WorldStateArgs),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +64,9 @@ fn main() -> ExitCode {
         Command::Instructions(args) => commands::instructions::run(&args),
         Command::Fingerprint(args) => commands::fingerprint::run(&args),
         Command::MergePatch(args) => commands::merge_patch::run(&args),
+        Command::Request(args) => commands::request::run(&args),
+        Command::Explain(args) => commands::explain::run(&args),
+        Command::WorldState(args) => commands::world_state::run(&args),
     };
     let written = output.and_then(|text| {
         let mut stdout = std::io::stdout().lock();

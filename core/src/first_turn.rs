@@ -1,5 +1,5 @@
 //! The whole first-turn request: world state for the step, initial context, the user's
-//! message, tools and session ids, put through `build_responses_request`.
+//! message, the turn's tools and session ids, put through `build_responses_request`.
 //!
 //! Items are stamped as they would be recorded (client-made `msg_` ids, turn id,
 //! `create_time`), so the body matches what upstream sends on a thread's first request. With a
@@ -16,9 +16,9 @@ use crate::base_instructions::BaseInstructionsSource;
 use crate::context::initial_context::ContextSource;
 use crate::context::initial_context::build_initial_context_with_world_state;
 use crate::context::world_state::WorldStateError;
-use crate::context::world_state::WorldStateSnapshot;
 use crate::context::world_state_for_step::build_world_state_for_step;
 use crate::ids::IdGenerator;
+use crate::request::BASE_INSTRUCTIONS_CONTENT_KIND;
 use crate::request::ClientMetadata;
 use crate::request::ContentItemKindsPolicy;
 use crate::request::ModelProviderKind;
@@ -29,9 +29,7 @@ use crate::request::ResponsesRequestInputs;
 use crate::request::TurnMetadata;
 use crate::request::build_responses_request;
 use crate::request::stamp_recorded_item;
-use crate::tools::BuiltinToolsConfig;
-use crate::tools::ToolSpecError;
-use crate::tools::builtin_tools;
+use crate::tools::ToolSpec;
 use crate::turn_context::TurnContext;
 
 /// Content kind of text the user typed.
@@ -50,6 +48,14 @@ pub enum RequestItemSource {
     UserMessage,
 }
 
+/// One item of the request's `input`: where it came from and the content kind of each of its
+/// content entries (kept here even when the body itself leaves kinds out).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestItemOrigin {
+    pub source: RequestItemSource,
+    pub content_kinds: Vec<ContentItemKind>,
+}
+
 /// Options of [`build_first_turn_request`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct FirstTurnOptions<'a> {
@@ -64,26 +70,24 @@ pub struct FirstTurnOptions<'a> {
 pub struct FirstTurn {
     pub request: ResponsesRequest,
     /// Index-aligned with `request.input`.
-    pub item_sources: Vec<RequestItemSource>,
-    /// The world state the initial context renders (persisted as the first `world_state` line).
-    pub world_state: WorldStateSnapshot,
+    pub item_origins: Vec<RequestItemOrigin>,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum FirstTurnError {
     #[error("cannot build the world state: {0}")]
     WorldState(#[from] WorldStateError),
-    #[error("cannot build the tool list: {0}")]
-    Tools(#[from] ToolSpecError),
     #[error("cannot encode the turn metadata: {0}")]
     TurnMetadata(#[source] serde_json::Error),
     #[error(transparent)]
     Request(#[from] RequestBuildError),
 }
 
-/// Builds the first request of a thread for `turn`.
+/// Builds the first request of a thread for `turn`, offering `tools` (usually
+/// [`TurnContext::builtin_tools`]), which are moved into the body.
 pub fn build_first_turn_request(
     turn: &TurnContext,
+    tools: Vec<ToolSpec>,
     templates: &TemplateSet,
     ids: &IdGenerator,
     options: FirstTurnOptions<'_>,
@@ -92,20 +96,27 @@ pub fn build_first_turn_request(
     let context = build_initial_context_with_world_state(turn, &world_state);
 
     let mut input = Vec::new();
-    let mut item_sources = Vec::new();
+    let mut item_origins = Vec::new();
     if turn.model.use_responses_lite {
-        item_sources.push(RequestItemSource::LiteToolCatalog);
+        item_origins.push(RequestItemOrigin {
+            source: RequestItemSource::LiteToolCatalog,
+            content_kinds: Vec::new(),
+        });
         if !turn.base_instructions.text().is_empty() {
-            item_sources.push(RequestItemSource::LiteBaseInstructions(
-                turn.base_instructions.source(),
-            ));
+            item_origins.push(RequestItemOrigin {
+                source: RequestItemSource::LiteBaseInstructions(turn.base_instructions.source()),
+                content_kinds: vec![ContentItemKind::new(BASE_INSTRUCTIONS_CONTENT_KIND)],
+            });
         }
     }
     for message in context.into_messages() {
         let mut item = message.item;
         stamp_recorded_item(&mut item, ids, &turn.turn_id);
+        item_origins.push(RequestItemOrigin {
+            source: RequestItemSource::Context(message.sources),
+            content_kinds: item.content_item_kinds().unwrap_or_default().to_vec(),
+        });
         input.push(item);
-        item_sources.push(RequestItemSource::Context(message.sources));
     }
     if let Some(text) = options.user_message {
         let mut item = ResponseItem::Message {
@@ -124,22 +135,22 @@ pub fn build_first_turn_request(
         };
         stamp_recorded_item(&mut item, ids, &turn.turn_id);
         input.push(item);
-        item_sources.push(RequestItemSource::UserMessage);
+        item_origins.push(RequestItemOrigin {
+            source: RequestItemSource::UserMessage,
+            content_kinds: vec![ContentItemKind::new(USER_TEXT_KIND)],
+        });
     }
 
-    let tools = builtin_tools(&BuiltinToolsConfig::for_model(
-        &turn.model,
-        turn.web_search_mode,
-    ))?;
     let client_metadata = ClientMetadata::from_turn_metadata(&turn_metadata(turn, ids))
         .map_err(FirstTurnError::TurnMetadata)?;
     let mut inputs = ResponsesRequestInputs::new(
         &turn.model,
         turn.base_instructions.text(),
         &input,
-        &tools,
+        &[],
         &turn.thread_id,
-    );
+    )
+    .with_owned_tools(tools);
     inputs.reasoning_effort = turn.reasoning_effort.clone();
     inputs.reasoning_summary = turn.reasoning_summary;
     inputs.verbosity = turn.verbosity;
@@ -149,8 +160,7 @@ pub fn build_first_turn_request(
     let request = build_responses_request(inputs)?;
     Ok(FirstTurn {
         request,
-        item_sources,
-        world_state: world_state.snapshot(),
+        item_origins,
     })
 }
 

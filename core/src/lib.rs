@@ -6,6 +6,7 @@ pub mod client;
 pub mod config;
 pub mod context;
 pub mod context_manager;
+pub mod explain;
 pub mod first_turn;
 pub mod ids;
 pub mod layout;

@@ -79,7 +79,7 @@ fn check_and_snapshot(name: &str, turn: &TurnContext, first: &codex_core::first_
         .collect();
     assert_eq!(top_level_keys(&body), expected, "{name}");
     assert_eq!(
-        first.item_sources.len(),
+        first.item_origins.len(),
         body["input"].as_array().unwrap().len(),
         "{name}: one source per input item"
     );
@@ -104,11 +104,16 @@ fn no_configuration_uses_the_default_lite_model() {
     let config = load_config(&pinned_flags(), None);
     let (turn, first) = first_turn(&config, None, |_| {}, with_message("hello"));
     assert!(turn.model.use_responses_lite);
+    let sources: Vec<&RequestItemSource> = first
+        .item_origins
+        .iter()
+        .map(|origin| &origin.source)
+        .collect();
     assert_eq!(
-        first.item_sources[..2],
+        sources[..2],
         [
-            RequestItemSource::LiteToolCatalog,
-            RequestItemSource::LiteBaseInstructions(
+            &RequestItemSource::LiteToolCatalog,
+            &RequestItemSource::LiteBaseInstructions(
                 codex_core::base_instructions::BaseInstructionsSource::ModelTemplate
             ),
         ]

@@ -2,7 +2,10 @@
 //! `run(&Args) -> anyhow::Result<String>` returning exactly what goes to stdout; `main` prints it
 //! and turns errors into the one-line message and exit code 2.
 
+pub mod explain;
 pub mod fingerprint;
 pub mod instructions;
 pub mod merge_patch;
 pub mod models;
+pub mod request;
+pub mod world_state;

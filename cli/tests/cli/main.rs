@@ -4,8 +4,11 @@
 #![allow(clippy::expect_used)]
 
 mod bad_input;
+mod explain;
 mod fingerprint;
 mod instructions;
 mod merge_patch;
 mod models;
+mod request;
 mod support;
+mod world_state;

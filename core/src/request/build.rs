@@ -1,5 +1,7 @@
 //! `build_responses_request`: one model request from the prompt, the model and the session ids.
 
+use std::borrow::Cow;
+
 use codex_protocol::ContentItem;
 use codex_protocol::FunctionCallOutputBody;
 use codex_protocol::FunctionCallOutputContentItem;
@@ -79,7 +81,10 @@ pub struct ResponsesRequestInputs<'a> {
     pub base_instructions: &'a str,
     /// History plus this turn's new items, in order.
     pub input: &'a [ResponseItem],
-    pub tools: &'a [ToolSpec],
+    /// Borrowed tools are copied into the body; owned ones (see
+    /// [`ResponsesRequestInputs::with_owned_tools`]) are moved, which spares a deep copy of every
+    /// JSON schema per request.
+    pub tools: Cow<'a, [ToolSpec]>,
     pub parallel_tool_calls: ParallelToolCalls,
     /// Requested effort; `None` uses the model's default.
     pub reasoning_effort: Option<ReasoningEffort>,
@@ -111,7 +116,7 @@ impl<'a> ResponsesRequestInputs<'a> {
             model,
             base_instructions,
             input,
-            tools,
+            tools: Cow::Borrowed(tools),
             parallel_tool_calls: ParallelToolCalls::default(),
             reasoning_effort: None,
             reasoning_summary: None,
@@ -126,6 +131,14 @@ impl<'a> ResponsesRequestInputs<'a> {
             content_item_kinds: ContentItemKindsPolicy::default(),
             lite_tool_catalog: LiteToolCatalog::default(),
         }
+    }
+}
+
+impl ResponsesRequestInputs<'_> {
+    /// Hands the request its own tool list, moved into the body instead of copied.
+    pub fn with_owned_tools(mut self, tools: Vec<ToolSpec>) -> Self {
+        self.tools = Cow::Owned(tools);
+        self
     }
 }
 
@@ -147,7 +160,7 @@ pub fn build_responses_request(
         input.extend(
             lite_prefix_items(
                 inputs.thread_id,
-                inputs.tools,
+                &inputs.tools,
                 inputs.lite_tool_catalog,
                 inputs.base_instructions,
             )
@@ -203,7 +216,7 @@ pub fn build_responses_request(
             inputs.base_instructions.to_string()
         },
         input,
-        tools: (!lite).then(|| inputs.tools.to_vec()),
+        tools: (!lite).then(|| inputs.tools.into_owned()),
         tool_choice: ToolChoice::Auto,
         parallel_tool_calls: !lite && inputs.parallel_tool_calls == ParallelToolCalls::Allowed,
         reasoning,

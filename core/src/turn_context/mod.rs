@@ -34,6 +34,10 @@ use crate::config::Features;
 use crate::context::world_state::sections::environments::EnvironmentStatus;
 use crate::context::world_state::sections::environments::NetworkContext;
 use crate::request::ROOT_AGENT_NAME;
+use crate::tools::BuiltinToolsConfig;
+use crate::tools::ToolSpec;
+use crate::tools::ToolSpecError;
+use crate::tools::builtin_tools;
 
 /// Who the session works for. Guardian reviewers get their developer instructions as a
 /// separate policy message and no managed instructions.
@@ -302,6 +306,15 @@ impl TurnContext {
             model: &self.model,
             personality: self.personality,
         });
+    }
+
+    /// The built-in tools this turn offers the model (they depend on the model and the web
+    /// search mode). Built once per turn and moved into its request.
+    pub fn builtin_tools(&self) -> Result<Vec<ToolSpec>, ToolSpecError> {
+        builtin_tools(&BuiltinToolsConfig::for_model(
+            &self.model,
+            self.web_search_mode,
+        ))
     }
 
     /// The model the conversation moved here from, if any: the previous turn's model, else

@@ -85,7 +85,8 @@ pub fn first_turn(
     )
     .expect("turn context");
     adjust(&mut turn);
-    let first = build_first_turn_request(&turn, &templates, &ids, options).expect("request");
+    let tools = turn.builtin_tools().expect("tools");
+    let first = build_first_turn_request(&turn, tools, &templates, &ids, options).expect("request");
     (turn, first)
 }
 

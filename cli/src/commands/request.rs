@@ -1,0 +1,245 @@
+//! `codex-context request`: the body of a thread's first request, assembled from configuration
+//! exactly as the harness would send it. The turn options here are shared with `explain`.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use anyhow::Context;
+use codex_core::agents_md::LocalFileSystem;
+use codex_core::agents_md::discover_agents_md_blocking;
+use codex_core::config::CliOverride;
+use codex_core::config::Config;
+use codex_core::config::ConfigEnv;
+use codex_core::config::ConfigOverrides;
+use codex_core::first_turn::FirstTurn;
+use codex_core::first_turn::FirstTurnOptions;
+use codex_core::first_turn::build_first_turn_request;
+use codex_core::ids::IdGenerator;
+use codex_core::layout::LayoutOptions;
+use codex_core::layout::render_request_layout;
+use codex_core::turn_context::TurnContext;
+use codex_core::turn_context::TurnContextSources;
+use codex_prompts::TemplateSet;
+use codex_protocol::AskForApproval;
+use codex_protocol::Personality;
+use codex_protocol::SandboxMode;
+use tracing::warn;
+
+use crate::catalog::CatalogArgs;
+
+/// Everything that shapes a first turn: configuration flags, pins for reproducible output and
+/// the user's message.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TurnArgs {
+    /// Working directory of the session (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+
+    /// Model slug (default: `model` from config, else the catalog's default model).
+    #[arg(long, value_name = "SLUG")]
+    pub model: Option<String>,
+
+    /// Personality: `none`, `friendly` or `pragmatic`.
+    #[arg(long, value_name = "PERSONALITY")]
+    pub personality: Option<String>,
+
+    /// Sandbox mode: `read-only`, `workspace-write` or `danger-full-access`.
+    #[arg(long, value_name = "MODE")]
+    pub sandbox: Option<String>,
+
+    /// Approval policy: `untrusted`, `on-request` or `never`.
+    #[arg(long, value_name = "POLICY")]
+    pub approval: Option<String>,
+
+    /// Send the request in the Responses Lite shape even if the model does not use it.
+    #[arg(long)]
+    pub lite: bool,
+
+    #[command(flatten)]
+    pub catalog: CatalogArgs,
+
+    /// Directory overlaying the bundled templates file by file.
+    #[arg(long, value_name = "DIR")]
+    pub prompts_dir: Option<PathBuf>,
+
+    /// CODEX_HOME (config.toml, global AGENTS.md); default `$CODEX_HOME`, else `~/.codex`.
+    #[arg(long, value_name = "DIR")]
+    pub codex_home: Option<PathBuf>,
+
+    /// A configuration override `key=value` (TOML value), like a config.toml line; repeatable.
+    #[arg(short = 'c', long = "config", value_name = "KEY=VALUE")]
+    pub config_overrides: Vec<String>,
+
+    /// The user's message, appended after the initial context.
+    #[arg(long, value_name = "TEXT")]
+    pub message: Option<String>,
+
+    /// Seed for ids and timestamps: the same seed and pins give the same bytes.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+
+    /// Pinned current date (`YYYY-MM-DD`).
+    #[arg(long, value_name = "DATE")]
+    pub current_date: Option<String>,
+
+    /// Pinned IANA time zone.
+    #[arg(long, value_name = "ZONE")]
+    pub timezone: Option<String>,
+
+    /// Pinned shell name.
+    #[arg(long, value_name = "SHELL")]
+    pub shell: Option<String>,
+}
+
+/// How `request` prints the body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RequestFormat {
+    /// The body as pretty-printed JSON.
+    Json,
+    /// One line per input item, long texts cut, context blocks as placeholders.
+    Layout,
+}
+
+/// Print the first request of a new thread
+///
+/// The `POST /responses` body the harness sends for the first turn: base instructions, tools and
+/// the initial context (developer bundle, contextual user message, …), plus `--message` as the
+/// user's message. Works with no configuration at all: bundled catalog, its default model, the
+/// current directory.
+#[derive(Debug, clap::Args)]
+pub struct RequestArgs {
+    #[command(flatten)]
+    pub turn: TurnArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    pub format: RequestFormat,
+}
+
+/// A turn and its first request.
+pub struct AssembledTurn {
+    pub turn: TurnContext,
+    pub first: FirstTurn,
+}
+
+/// Loads configuration, discovers AGENTS.md and builds the first request. Configuration and
+/// AGENTS.md warnings (truncated files included) go to stderr.
+pub fn assemble(args: &TurnArgs) -> anyhow::Result<AssembledTurn> {
+    // Parsed here rather than by clap so that a bad value is a one-line error like the others.
+    let personality = args
+        .personality
+        .as_deref()
+        .map(Personality::from_str)
+        .transpose()
+        .context("invalid --personality")?;
+    let sandbox_mode = args
+        .sandbox
+        .as_deref()
+        .map(SandboxMode::from_str)
+        .transpose()
+        .context("invalid --sandbox")?;
+    let approval_policy = args
+        .approval
+        .as_deref()
+        .map(AskForApproval::from_str)
+        .transpose()
+        .context("invalid --approval")?;
+    let cli_overrides = args
+        .config_overrides
+        .iter()
+        .map(|raw| CliOverride::from_str(raw))
+        .collect::<Result<Vec<_>, _>>()?;
+    let flags = ConfigOverrides {
+        codex_home: args.codex_home.clone(),
+        cwd: args.cwd.clone(),
+        model: args.model.clone(),
+        personality,
+        sandbox_mode,
+        approval_policy,
+        model_catalog: args.catalog.model_catalog.clone(),
+        current_date: args.current_date.clone(),
+        timezone: args.timezone.clone(),
+        shell: args.shell.clone(),
+        seed: args.seed,
+        ..ConfigOverrides::default()
+    };
+    let config = Config::load(&flags, &cli_overrides, &ConfigEnv::from_process())?;
+    for warning in &config.warnings {
+        warn!("{warning}");
+    }
+
+    let templates = match &args.prompts_dir {
+        Some(dir) => TemplateSet::from_dir(dir)?,
+        None => TemplateSet::embedded(),
+    };
+    let catalog = CatalogArgs {
+        model_catalog: config.model_catalog.clone(),
+    }
+    .load(&templates)?;
+
+    // Discovery logs some of its warnings itself; every one is printed below, once.
+    let discovery =
+        tracing::subscriber::with_default(tracing::subscriber::NoSubscriber::default(), || {
+            discover_agents_md_blocking(&config.agents_md_request(""), Arc::new(LocalFileSystem))
+        })?;
+    for warning in &discovery.warnings {
+        warn!("{warning}");
+    }
+
+    let ids = id_generator(&config)?;
+    let mut turn = TurnContext::from_config(
+        &config,
+        TurnContextSources {
+            catalog: &catalog,
+            templates: &templates,
+            ids: &ids,
+            recorded_base_instructions: None,
+        },
+        Some(discovery),
+    )?;
+    if args.lite {
+        turn.model.use_responses_lite = true;
+    }
+    let tools = turn.builtin_tools()?;
+    let first = build_first_turn_request(
+        &turn,
+        tools,
+        &templates,
+        &ids,
+        FirstTurnOptions {
+            user_message: args.message.as_deref(),
+            ..FirstTurnOptions::default()
+        },
+    )?;
+    Ok(AssembledTurn { turn, first })
+}
+
+/// A seeded generator starting at midnight UTC of the session's date, so `--seed` together with
+/// a pinned date reproduces every id and timestamp; the live clock otherwise.
+fn id_generator(config: &Config) -> anyhow::Result<IdGenerator> {
+    let Some(seed) = config.seed else {
+        return Ok(IdGenerator::live());
+    };
+    let start: jiff::Timestamp = format!("{}T00:00:00Z", config.current_date)
+        .parse()
+        .with_context(|| format!("cannot start the seeded clock on {}", config.current_date))?;
+    Ok(IdGenerator::seeded(seed, start))
+}
+
+pub fn run(args: &RequestArgs) -> anyhow::Result<String> {
+    let AssembledTurn { turn, first } = assemble(&args.turn)?;
+    match args.format {
+        RequestFormat::Json => Ok(serde_json::to_string_pretty(&first.request)? + "\n"),
+        RequestFormat::Layout => {
+            let options = LayoutOptions {
+                known_texts: vec![(
+                    turn.base_instructions.text().to_string(),
+                    "<BASE_INSTRUCTIONS>".to_string(),
+                )],
+                ..LayoutOptions::default()
+            };
+            Ok(render_request_layout(&first.request, &options)? + "\n")
+        }
+    }
+}

@@ -1,0 +1,48 @@
+use pretty_assertions::assert_eq;
+
+use crate::support::arg;
+use crate::support::run;
+use crate::support::write;
+
+#[test]
+fn explain_lists_sources_and_agents_md_truncation() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    let nested = project.join("crates").join("core");
+    std::fs::create_dir_all(project.join(".git")).expect("mkdir");
+    write(&home, "AGENTS.md", "Reply in English.\n");
+    write(&project, "AGENTS.md", "Run the tests.\n");
+    write(&project, "crates/AGENTS.md", "Every crate has a README.\n");
+    write(&nested, "AGENTS.md", &"Core code never blocks. ".repeat(4));
+    let run = run(&[
+        "explain",
+        "--codex-home",
+        arg(&home),
+        "--cwd",
+        arg(&nested),
+        "--model",
+        "gpt-5.5",
+        "-c",
+        "project_doc_max_bytes=80",
+        "-c",
+        "developer_instructions=\"Use tabs.\"",
+        "--message",
+        "hello",
+        "--seed",
+        "7",
+        "--current-date",
+        "2026-11-30",
+        "--timezone",
+        "Etc/UTC",
+        "--shell",
+        "bash",
+    ]);
+    let redact = |text: &str| text.replace(&dir.path().display().to_string(), "<TMP>");
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert_eq!(
+        redact(&run.stderr),
+        " WARN Project doc `<TMP>/project/crates/core/AGENTS.md` exceeds the remaining project_doc_max_bytes budget: kept 39 bytes, dropped 57 bytes.\n"
+    );
+    insta::assert_snapshot!(redact(&run.stdout));
+}
