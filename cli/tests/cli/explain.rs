@@ -44,5 +44,25 @@ fn explain_lists_sources_and_agents_md_truncation() {
         redact(&run.stderr),
         " WARN Project doc `<TMP>/project/crates/core/AGENTS.md` exceeds the remaining project_doc_max_bytes budget: kept 39 bytes, dropped 57 bytes.\n"
     );
-    insta::assert_snapshot!(redact(&run.stdout));
+    insta::assert_snapshot!(redact_path_dependent_entries(&redact(&run.stdout)));
+}
+
+/// Entries whose text embeds the temporary directory change size and fingerprint with it.
+fn redact_path_dependent_entries(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let path_dependent = ["agents_md.instructions", "environments.environment_context"]
+                .iter()
+                .any(|kind| line.trim_start().contains(&format!("] {kind} — ")));
+            match (path_dependent, line.split_once(" — ")) {
+                (true, Some((head, tail))) => {
+                    let source = tail.rsplit_once(", ").map_or("", |(_, source)| source);
+                    format!("{head} — <bytes>, fingerprint <fingerprint>, {source}")
+                }
+                _ => line.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
 }

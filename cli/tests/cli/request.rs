@@ -128,7 +128,11 @@ fn lite_forces_the_responses_lite_shape() {
 #[test]
 fn layout_format_with_agents_md_sandbox_and_approval() {
     let workspace = Workspace::new();
-    write(&workspace.home(), "AGENTS.md", "be consistent and helpful\n");
+    write(
+        &workspace.home(),
+        "AGENTS.md",
+        "be consistent and helpful\n",
+    );
     let run = workspace.run(
         "request",
         &[
