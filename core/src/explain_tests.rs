@@ -12,6 +12,9 @@ use crate::first_turn::FirstTurnOptions;
 use crate::first_turn::build_first_turn_request;
 use crate::ids::IdGenerator;
 
+/// Index, role and `(kind, source, bytes)` per entry of one explained item.
+type ItemSummary = (usize, Option<String>, Vec<(String, String, usize)>);
+
 fn turn() -> TurnContext {
     let mut model = ModelInfo::with_defaults("test-model");
     model.model_messages = Some(codex_protocol::ModelMessages {
@@ -63,7 +66,7 @@ fn explanation_lists_every_entry_with_kind_source_and_agents_md_truncation() {
     .expect("request");
     let explanation = explain_first_turn(&turn, &first);
 
-    let summary: Vec<(usize, Option<String>, Vec<(String, String, usize)>)> = explanation
+    let summary: Vec<ItemSummary> = explanation
         .items
         .iter()
         .map(|item| {
