@@ -30,7 +30,6 @@ use codex_protocol::ContentItemKind;
 use codex_protocol::InternalChatMessageMetadataPassthrough;
 use codex_protocol::ResponseItem;
 use codex_protocol::RolloutLine;
-use criterion::BatchSize;
 use criterion::BenchmarkId;
 use criterion::Criterion;
 use criterion::criterion_group;
@@ -171,7 +170,7 @@ impl Bench {
     /// The next turn, moving between two working directories so every turn has a diff to
     /// record.
     fn next(&mut self) -> &TurnContext {
-        let cwd = if self.played % 2 == 0 {
+        let cwd = if self.played.is_multiple_of(2) {
             "/repo/a"
         } else {
             "/repo/b"

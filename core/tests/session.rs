@@ -10,6 +10,7 @@ use codex_core::context::world_state::WorldStateSnapshot;
 use codex_core::context_manager::ABORTED_OUTPUT;
 use codex_core::session::turn_context_item;
 use codex_core::turn_context::Inclusion;
+use codex_core::turn_context::TurnContext;
 use codex_protocol::AskForApproval;
 use codex_protocol::FunctionCallOutputPayload;
 use codex_protocol::Personality;
@@ -165,9 +166,12 @@ fn a_cwd_change_appends_one_environment_diff_before_the_patch_and_turn_context()
     assert!(!text.contains("<environments>"), "{text}");
 }
 
+/// A change applied to a turn's settings before it runs.
+type SettingsChange = Box<dyn Fn(&mut TurnContext)>;
+
 /// Turns with settings changes between them (cwd, approval policy, sandbox, personality, an
 /// unchanged turn).
-fn settings_changes() -> Vec<Box<dyn Fn(&mut codex_core::turn_context::TurnContext)>> {
+fn settings_changes() -> Vec<SettingsChange> {
     vec![
         Box::new(|_| {}),
         Box::new(|turn| set_cwd(turn, "/repo/sub")),
