@@ -17,9 +17,9 @@ const INSTRUCTION_TEMPLATES: [TemplateId; 4] = [
     TemplateId::BaseInstructionsAutoReview,
 ];
 
-/// Templates the bundled catalog's personality texts were copied from.
-const PERSONALITY_TEMPLATES: [TemplateId; 3] = [
-    TemplateId::PersonalityDefault,
+/// Templates the bundled catalog's personality texts were copied from (its default texts are
+/// empty, so no template stands behind them).
+const PERSONALITY_TEMPLATES: [TemplateId; 2] = [
     TemplateId::PersonalityFriendly,
     TemplateId::PersonalityPragmatic,
 ];

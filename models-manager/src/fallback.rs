@@ -24,8 +24,8 @@ const PERSONALITY_FALLBACK_SLUGS: [&str; 2] = ["gpt-5.2-codex", "exp-codex-perso
 /// levels, default shell, hidden (`none`), supported in the API, priority
 /// [`FALLBACK_PRIORITY`], 10,000-byte truncation, 272,000-token window, text + image input,
 /// `used_fallback_model_metadata` set. Instructions are this project's generic template
-/// (`base_instructions/default.md`); the personality slugs get the GPT-5 template with the
-/// three personality texts.
+/// (`base_instructions/default.md`); the personality slugs get the GPT-5 template with an
+/// empty default text and the friendly and pragmatic texts, as upstream's fallback.
 pub fn fallback_model_info(slug: &str) -> ModelInfo {
     let mut info = ModelInfo::with_defaults(slug);
     info.description = None;
@@ -47,7 +47,7 @@ pub fn fallback_model_info(slug: &str) -> ModelInfo {
         ModelMessages {
             instructions_template: Some(TemplateId::BaseInstructionsGpt5.embedded_file().into()),
             instructions_variables: Some(ModelInstructionsVariables {
-                personality_default: Some(TemplateId::PersonalityDefault.embedded_file().into()),
+                personality_default: Some(String::new()),
                 personality_friendly: Some(TemplateId::PersonalityFriendly.embedded_file().into()),
                 personality_pragmatic: Some(
                     TemplateId::PersonalityPragmatic.embedded_file().into(),

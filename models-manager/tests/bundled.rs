@@ -51,8 +51,9 @@ fn bundled_file_is_the_canonical_serialization_of_its_contents() {
 
 #[test]
 fn bundled_templates_and_personality_texts_are_the_template_files() {
+    // As upstream, the default text is empty and only friendly/pragmatic come from templates.
     let personality_variables = Some(ModelInstructionsVariables {
-        personality_default: Some(TemplateId::PersonalityDefault.embedded_file().to_string()),
+        personality_default: Some(String::new()),
         personality_friendly: Some(TemplateId::PersonalityFriendly.embedded_file().to_string()),
         personality_pragmatic: Some(TemplateId::PersonalityPragmatic.embedded_file().to_string()),
     });
@@ -198,8 +199,9 @@ fn personality_models_render_each_personality_text_in_place_of_the_placeholder()
         Some(Personality::Pragmatic),
     ]
     .map(|personality| model.get_model_instructions(personality));
+    // As upstream, the default text is empty: without a chosen personality the model gets none.
     let expected = [
-        TemplateId::PersonalityDefault.embedded_file(),
+        "",
         "",
         TemplateId::PersonalityFriendly.embedded_file(),
         TemplateId::PersonalityPragmatic.embedded_file(),

@@ -6,6 +6,7 @@
 use codex_models_manager::MetadataSource;
 use codex_models_manager::ModelCatalog;
 use codex_models_manager::ModelInfo;
+use codex_models_manager::Personality;
 use codex_models_manager::ResolvedModel;
 use codex_models_manager::fallback_model_info;
 use codex_prompts::TemplateId;
@@ -141,9 +142,15 @@ fn fallback_for_personality_test_slugs_supports_personality() {
         assert_eq!(info.supports_personality(), true, "{slug}");
         assert_eq!(
             info.get_model_instructions(None),
+            TemplateId::BaseInstructionsGpt5
+                .embedded_file()
+                .replace("{{ personality }}", "")
+        );
+        assert_eq!(
+            info.get_model_instructions(Some(Personality::Pragmatic)),
             TemplateId::BaseInstructionsGpt5.embedded_file().replace(
                 "{{ personality }}",
-                TemplateId::PersonalityDefault.embedded_file()
+                TemplateId::PersonalityPragmatic.embedded_file()
             )
         );
     }

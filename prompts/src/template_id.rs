@@ -50,8 +50,6 @@ template_catalogue! {
     BaseInstructionsGpt56 => "base_instructions/gpt-5.6.md" [],
     /// Base instructions for the automatic approval reviewer.
     BaseInstructionsAutoReview => "base_instructions/auto_review.md" [],
-    /// Personality text for the default personality.
-    PersonalityDefault => "personality/default.md" [],
     /// Personality text for `friendly`.
     PersonalityFriendly => "personality/friendly.md" [],
     /// Personality text for `pragmatic`.

@@ -103,3 +103,48 @@ fn unknown_keys_are_a_parse_error_naming_the_file() {
     assert!(error.starts_with("models.toml: "), "{error}");
     assert!(error.contains("unknown field `template`"), "{error}");
 }
+
+#[test]
+fn a_set_pairs_an_empty_default_with_template_texts() {
+    // The shape upstream's gpt-5.4/5.5 catalog entries have: no default text, but friendly and
+    // pragmatic texts.
+    let manifest = load(
+        "[personality_sets.mixed]\ndefault = { text = \"\" }\n\
+         friendly = \"personality/friendly.md\"\npragmatic = \"personality/pragmatic.md\"\n\n\
+         [[models]]\nslug = \"a\"\ninstructions_template = \"base/a.md\"\npersonalities = \"mixed\"\n",
+    )
+    .expect("valid");
+    assert_eq!(
+        manifest.personality_sets["mixed"],
+        PersonalitySet {
+            default: Some(PersonalityText::Inline {
+                text: String::new()
+            }),
+            friendly: Some(PersonalityText::Template(
+                "personality/friendly.md".to_string()
+            )),
+            pragmatic: Some(PersonalityText::Template(
+                "personality/pragmatic.md".to_string()
+            )),
+        }
+    );
+    let uses: Vec<(&str, CatalogField)> = manifest
+        .template_uses()
+        .iter()
+        .map(|template_use| (template_use.template, template_use.field))
+        .collect();
+    assert_eq!(
+        uses,
+        vec![
+            ("base/a.md", CatalogField::InstructionsTemplate),
+            (
+                "personality/friendly.md",
+                CatalogField::Personality(PersonalitySlot::Friendly)
+            ),
+            (
+                "personality/pragmatic.md",
+                CatalogField::Personality(PersonalitySlot::Pragmatic)
+            ),
+        ]
+    );
+}

@@ -13,27 +13,26 @@ use crate::support::write_catalog;
 
 const PLACEHOLDER: &str = "{{ personality }}";
 
-fn gpt5_with(personality: TemplateId) -> String {
+fn gpt5_with(personality_text: &str) -> String {
     TemplateId::BaseInstructionsGpt5
         .embedded_file()
-        .replace(PLACEHOLDER, personality.embedded_file())
+        .replace(PLACEHOLDER, personality_text)
 }
 
 #[test]
 fn bundled_model_with_each_personality_choice() {
+    // The catalog's default text is empty, as upstream's: no choice renders like `none`.
     let cases = [
-        (None, gpt5_with(TemplateId::PersonalityDefault)),
-        (Some("friendly"), gpt5_with(TemplateId::PersonalityFriendly)),
+        (None, gpt5_with("")),
+        (
+            Some("friendly"),
+            gpt5_with(TemplateId::PersonalityFriendly.embedded_file()),
+        ),
         (
             Some("pragmatic"),
-            gpt5_with(TemplateId::PersonalityPragmatic),
+            gpt5_with(TemplateId::PersonalityPragmatic.embedded_file()),
         ),
-        (
-            Some("none"),
-            TemplateId::BaseInstructionsGpt5
-                .embedded_file()
-                .replace(PLACEHOLDER, ""),
-        ),
+        (Some("none"), gpt5_with("")),
     ];
     for (personality, expected) in cases {
         let mut args = vec!["instructions", "--model", "gpt-5.5"];
@@ -77,7 +76,7 @@ fn personality_for_a_model_without_support_warns_and_changes_nothing() {
 fn requested_name_resolves_to_the_longest_catalog_slug_it_starts_with() {
     assert_success(
         &run(&["instructions", "--model", "gpt-5.4-mini-2026-01-01"]),
-        &gpt5_with(TemplateId::PersonalityDefault),
+        &gpt5_with(""),
     );
 }
 
