@@ -36,6 +36,7 @@ enum Command {
     Instructions(commands::instructions::InstructionsArgs),
     Fingerprint(commands::fingerprint::FingerprintArgs),
     MergePatch(commands::merge_patch::MergePatchArgs),
+    Compare(commands::compare::CompareArgs),
     Request(commands::request::RequestArgs),
     Explain(commands::explain::ExplainArgs),
     WorldState(commands::world_state::WorldStateArgs),
@@ -59,11 +60,17 @@ fn main() -> ExitCode {
         .with_target(false)
         .init();
 
+    // Exit code once the output is written; commands that report a finding through it set it.
+    let mut exit_code_when_written = ExitCode::SUCCESS;
     let output = match cli.command {
         Command::Models(args) => commands::models::run(&args),
         Command::Instructions(args) => commands::instructions::run(&args),
         Command::Fingerprint(args) => commands::fingerprint::run(&args),
         Command::MergePatch(args) => commands::merge_patch::run(&args),
+        Command::Compare(args) => commands::compare::run(&args).map(|comparison| {
+            exit_code_when_written = comparison.exit_code;
+            comparison.output
+        }),
         Command::Request(args) => commands::request::run(&args),
         Command::Explain(args) => commands::explain::run(&args),
         Command::WorldState(args) => commands::world_state::run(&args),
@@ -81,7 +88,7 @@ fn main() -> ExitCode {
         }
     });
     match written {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => exit_code_when_written,
         Err(error) => {
             eprintln!("codex-context: error: {}", one_line(&error));
             ExitCode::from(EXIT_ERROR)

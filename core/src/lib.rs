@@ -3,6 +3,7 @@
 pub mod agents_md;
 pub mod base_instructions;
 pub mod client;
+pub mod compare;
 pub mod config;
 pub mod context;
 pub mod context_manager;

@@ -2,6 +2,7 @@
 //! `run(&Args) -> anyhow::Result<String>` returning exactly what goes to stdout; `main` prints it
 //! and turns errors into the one-line message and exit code 2.
 
+pub mod compare;
 pub mod explain;
 pub mod fingerprint;
 pub mod instructions;

@@ -1,0 +1,98 @@
+//! `codex-context compare A B`: a structural diff of two sets of `/responses` requests.
+
+use std::path::Path;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use codex_core::compare::CompareInput;
+use codex_core::compare::ProseMode;
+use codex_core::compare::compare_inputs;
+use codex_core::compare::load_compare_input;
+use codex_core::compare::parse_compare_input;
+use codex_models_manager::ModelCatalog;
+use codex_prompts::TemplateSet;
+
+use crate::catalog::CatalogArgs;
+use crate::input;
+
+/// Exit code when the inputs differ structurally (bad input is 2, like every error).
+const EXIT_DIFFERENT: u8 = 1;
+
+/// Compare two sets of requests structurally
+///
+/// A and B are each a request body JSON file, a folder of request-NN.json files, a JSON-lines
+/// file of request bodies, or a rollout (one of them may be `-` for standard input). Requests
+/// are paired in order; their `input` items are aligned and compared by structure: missing,
+/// extra or moved items, roles, content entries and what each entry is (fragment type, or text
+/// people wrote). Fragment prose is not compared, only its fixed structure. A rollout's requests
+/// are rebuilt as `inspect` does; when both sides are rollouts their line sequences are compared
+/// too. Exits 0 when structurally equal, 1 when
+/// different, 2 on bad input.
+#[derive(Debug, clap::Args)]
+pub struct CompareArgs {
+    /// The first input.
+    #[arg(value_name = "A")]
+    pub a: PathBuf,
+    /// The second input.
+    #[arg(value_name = "B")]
+    pub b: PathBuf,
+    /// `text`: one line per difference and a summary line; `json`: the whole report.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// `ignore`: text inside recognised fragments is not compared; `show`: its changes are
+    /// shown as unified diffs (never counted as structural differences).
+    #[arg(long, value_enum, default_value_t = ProseArg::Ignore)]
+    pub prose: ProseArg,
+
+    /// Resolves the models of a rollout's turns when its requests are rebuilt.
+    #[command(flatten)]
+    pub catalog: CatalogArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProseArg {
+    Ignore,
+    Show,
+}
+
+/// What to print and how the process ends after printing it.
+#[derive(Debug)]
+pub struct Comparison {
+    pub output: String,
+    pub exit_code: ExitCode,
+}
+
+pub fn run(args: &CompareArgs) -> anyhow::Result<Comparison> {
+    let catalog = args.catalog.load(&TemplateSet::embedded())?;
+    let a = load(&args.a, &catalog)?;
+    let b = load(&args.b, &catalog)?;
+    let prose = match args.prose {
+        ProseArg::Ignore => ProseMode::Ignore,
+        ProseArg::Show => ProseMode::Show,
+    };
+    let report = compare_inputs(&a, &b, prose);
+    let output = match args.format {
+        OutputFormat::Text => report.render_text(),
+        OutputFormat::Json => serde_json::to_string_pretty(&report)? + "\n",
+    };
+    let exit_code = if report.is_structurally_equal() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_DIFFERENT)
+    };
+    Ok(Comparison { output, exit_code })
+}
+
+fn load(path: &Path, catalog: &ModelCatalog) -> anyhow::Result<CompareInput> {
+    if path == Path::new(input::STDIN_PATH) {
+        let text = input::read_text(path)?;
+        return Ok(parse_compare_input(&input::describe(path), &text, catalog)?);
+    }
+    Ok(load_compare_input(path, catalog)?)
+}

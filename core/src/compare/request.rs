@@ -1,0 +1,390 @@
+//! Comparing one pair of request bodies: the top-level fields, then the aligned `input` items.
+
+use serde_json::Value;
+
+use super::ProseMode;
+use super::align::align;
+use super::align::common_subsequence;
+use super::report::Difference;
+use super::report::DifferenceDetail;
+use super::report::Position;
+use super::report::ProseDifference;
+use super::report::Side;
+use super::shape::EntryClass;
+use super::shape::ItemShape;
+use super::shape::item_shape;
+use super::shape::tool_names;
+use super::structure::fixed_structure_differences;
+
+/// Top-level fields compared by value. `model`, `prompt_cache_key`, `client_metadata` and the
+/// rest are either volatile or not part of the context's structure.
+const VALUE_FIELDS: [&str; 6] = [
+    "parallel_tool_calls",
+    "reasoning",
+    "include",
+    "store",
+    "stream",
+    "text",
+];
+
+/// What comparing request pairs has found so far.
+#[derive(Debug, Default)]
+pub(super) struct Findings {
+    pub differences: Vec<Difference>,
+    pub prose: Vec<ProseDifference>,
+}
+
+/// Compares request pair `request` (1-based).
+pub(super) fn compare_request(
+    request: usize,
+    a: &Value,
+    b: &Value,
+    prose: ProseMode,
+    findings: &mut Findings,
+) {
+    let difference = |position: Position, detail: DifferenceDetail| Difference {
+        request: Some(request),
+        position,
+        detail,
+    };
+    let field = |name: &str| Position::Field {
+        field: name.to_string(),
+    };
+
+    match (a.get("instructions"), b.get("instructions")) {
+        (Some(text_a), Some(text_b)) => {
+            if let (ProseMode::Show, Some(text_a), Some(text_b)) =
+                (prose, text_a.as_str(), text_b.as_str())
+                && text_a != text_b
+            {
+                findings.prose.push(ProseDifference {
+                    request,
+                    position: field("instructions"),
+                    classification: "instructions".to_string(),
+                    diff: unified_diff(text_a, text_b),
+                });
+            }
+        }
+        (None, None) => {}
+        (text_a, text_b) => findings.differences.push(difference(
+            field("instructions"),
+            DifferenceDetail::FieldPresence {
+                a: text_a.is_some(),
+                b: text_b.is_some(),
+            },
+        )),
+    }
+
+    match (
+        a.get("tools").and_then(Value::as_array),
+        b.get("tools").and_then(Value::as_array),
+    ) {
+        (Some(tools_a), Some(tools_b)) => {
+            for detail in tool_differences(&tool_names(tools_a), &tool_names(tools_b)) {
+                findings
+                    .differences
+                    .push(difference(field("tools"), detail));
+            }
+        }
+        (None, None) => {}
+        (tools_a, tools_b) => findings.differences.push(difference(
+            field("tools"),
+            DifferenceDetail::FieldPresence {
+                a: tools_a.is_some(),
+                b: tools_b.is_some(),
+            },
+        )),
+    }
+
+    for name in VALUE_FIELDS {
+        let detail = match (a.get(name), b.get(name)) {
+            (Some(value_a), Some(value_b)) if value_a == value_b => continue,
+            (None, None) => continue,
+            (Some(value_a), Some(value_b)) => DifferenceDetail::FieldValue {
+                a: value_a.clone(),
+                b: value_b.clone(),
+            },
+            (value_a, value_b) => DifferenceDetail::FieldPresence {
+                a: value_a.is_some(),
+                b: value_b.is_some(),
+            },
+        };
+        findings.differences.push(difference(field(name), detail));
+    }
+
+    let [items_a, items_b] = [a, b].map(|body| {
+        body.get("input")
+            .and_then(Value::as_array)
+            .map(|input| input.iter().map(item_shape).collect::<Vec<_>>())
+            .unwrap_or_default()
+    });
+    let keys = |items: &[ItemShape<'_>]| -> Vec<String> {
+        items
+            .iter()
+            .map(|item| item.alignment_key.clone())
+            .collect()
+    };
+    // Items with a role (messages, `additional_tools`) can change in place and are compared
+    // in detail; tool calls and outputs correspond only by signature.
+    let alignment = align(&keys(&items_a), &keys(&items_b), |i, j| {
+        items_a[i].item_type == items_b[j].item_type
+            && items_a[i].role.is_some()
+            && items_b[j].role.is_some()
+    });
+
+    // Item findings are reported in A's order; an item only in B comes just before the first
+    // in-sequence pair that follows it in B.
+    let mut item_findings: Vec<((usize, u8, usize), Findings)> = Vec::new();
+    let pairs = alignment
+        .matched
+        .iter()
+        .map(|pair| (pair, PairKind::Matched))
+        .chain(alignment.moved.iter().map(|pair| (pair, PairKind::Moved)))
+        .chain(
+            alignment
+                .changed
+                .iter()
+                .map(|pair| (pair, PairKind::Changed)),
+        );
+    for (&(i, j), kind) in pairs {
+        let mut pair_findings = Findings::default();
+        if let PairKind::Moved = kind {
+            pair_findings.differences.push(difference(
+                Position::Item {
+                    a: Some(i),
+                    b: Some(j),
+                },
+                DifferenceDetail::ItemMoved {
+                    shape: items_a[i].signature.clone(),
+                },
+            ));
+        }
+        compare_items(
+            request,
+            (i, &items_a[i]),
+            (j, &items_b[j]),
+            prose,
+            &mut pair_findings,
+        );
+        item_findings.push(((i, 1, j), pair_findings));
+    }
+    for (side, indexes, items) in [
+        (Side::A, &alignment.only_a, &items_a),
+        (Side::B, &alignment.only_b, &items_b),
+    ] {
+        for &index in indexes {
+            let position = match side {
+                Side::A => Position::Item {
+                    a: Some(index),
+                    b: None,
+                },
+                Side::B => Position::Item {
+                    a: None,
+                    b: Some(index),
+                },
+            };
+            let detail = DifferenceDetail::ItemOnlyIn {
+                side,
+                shape: items[index].signature.clone(),
+            };
+            let order = match side {
+                Side::A => (index, 1, 0),
+                Side::B => {
+                    let anchor = alignment
+                        .matched
+                        .iter()
+                        .chain(&alignment.changed)
+                        .filter(|(_, j)| *j > index)
+                        .map(|(i, _)| *i)
+                        .min()
+                        .unwrap_or(items_a.len());
+                    (anchor, 0, index)
+                }
+            };
+            let only = Findings {
+                differences: vec![difference(position, detail)],
+                prose: Vec::new(),
+            };
+            item_findings.push((order, only));
+        }
+    }
+    item_findings.sort_by_key(|(order, _)| *order);
+    for (_, item) in item_findings {
+        findings.differences.extend(item.differences);
+        findings.prose.extend(item.prose);
+    }
+}
+
+/// How an item pair was found.
+#[derive(Debug, Clone, Copy)]
+enum PairKind {
+    Matched,
+    Moved,
+    Changed,
+}
+
+/// Tools only on one side, or (same tools) a different order.
+fn tool_differences(a: &[String], b: &[String]) -> Vec<DifferenceDetail> {
+    let common = common_subsequence(a, b);
+    let mut differences = Vec::new();
+    for (side, names, other) in [(Side::A, a, b), (Side::B, b, a)] {
+        for name in names {
+            if !other.contains(name) {
+                differences.push(DifferenceDetail::ToolOnlyIn {
+                    side,
+                    name: name.clone(),
+                });
+            }
+        }
+    }
+    if differences.is_empty() && common.len() != a.len() {
+        differences.push(DifferenceDetail::ToolOrder {
+            a: a.to_vec(),
+            b: b.to_vec(),
+        });
+    }
+    differences
+}
+
+/// Compares two items that correspond: role, content entry count and classifications, the
+/// fixed structure of each fragment, unrecognised text, and (`--prose show`) the prose.
+fn compare_items(
+    request: usize,
+    (i, a): (usize, &ItemShape<'_>),
+    (j, b): (usize, &ItemShape<'_>),
+    prose: ProseMode,
+    findings: &mut Findings,
+) {
+    let item = Position::Item {
+        a: Some(i),
+        b: Some(j),
+    };
+    let mut push = |position: Position, detail: DifferenceDetail| {
+        findings.differences.push(Difference {
+            request: Some(request),
+            position,
+            detail,
+        });
+    };
+    if a.role != b.role {
+        // Entries are classified per role, so a role change reclassifies them; it is
+        // reported alone.
+        push(
+            item,
+            DifferenceDetail::RoleChanged {
+                a: a.role.unwrap_or("<none>").to_string(),
+                b: b.role.unwrap_or("<none>").to_string(),
+            },
+        );
+        return;
+    }
+    let labels = |item: &ItemShape<'_>| -> Vec<String> {
+        item.entries
+            .iter()
+            .map(|entry| entry.label.clone())
+            .collect()
+    };
+    let (labels_a, labels_b) = (labels(a), labels(b));
+    if labels_a.len() != labels_b.len() {
+        push(
+            item,
+            DifferenceDetail::ContentCount {
+                a: labels_a,
+                b: labels_b,
+            },
+        );
+        return;
+    }
+    if labels_a != labels_b {
+        let (mut sorted_a, mut sorted_b) = (labels_a.clone(), labels_b.clone());
+        sorted_a.sort();
+        sorted_b.sort();
+        if sorted_a == sorted_b {
+            push(
+                item,
+                DifferenceDetail::ContentOrder {
+                    a: labels_a,
+                    b: labels_b,
+                },
+            );
+            return;
+        }
+        for (entry, (label_a, label_b)) in labels_a.iter().zip(&labels_b).enumerate() {
+            if label_a != label_b {
+                push(
+                    Position::Entry { a: i, b: j, entry },
+                    DifferenceDetail::Classification {
+                        a: label_a.clone(),
+                        b: label_b.clone(),
+                    },
+                );
+            }
+        }
+        return;
+    }
+    if let (Some(tools_a), Some(tools_b)) = (&a.tools, &b.tools) {
+        for detail in tool_differences(tools_a, tools_b) {
+            push(item.clone(), detail);
+        }
+    }
+    if let (ProseMode::Show, Some(prose_a), Some(prose_b)) = (prose, &a.prose, &b.prose)
+        && prose_a != prose_b
+    {
+        findings.prose.push(ProseDifference {
+            request,
+            position: item.clone(),
+            classification: a.signature.clone(),
+            diff: unified_diff(prose_a, prose_b),
+        });
+    }
+    for (entry, (entry_a, entry_b)) in a.entries.iter().zip(&b.entries).enumerate() {
+        let (Some(text_a), Some(text_b)) = (entry_a.text, entry_b.text) else {
+            continue;
+        };
+        let position = Position::Entry { a: i, b: j, entry };
+        match entry_a.class {
+            EntryClass::Fragment(info) => {
+                for detail in fixed_structure_differences(info, text_a, text_b) {
+                    findings.differences.push(Difference {
+                        request: Some(request),
+                        position: position.clone(),
+                        detail,
+                    });
+                }
+                if let ProseMode::Show = prose
+                    && text_a != text_b
+                {
+                    findings.prose.push(ProseDifference {
+                        request,
+                        position,
+                        classification: entry_a.label.clone(),
+                        diff: unified_diff(text_a, text_b),
+                    });
+                }
+            }
+            EntryClass::Text if text_a != text_b => {
+                findings.differences.push(Difference {
+                    request: Some(request),
+                    position,
+                    detail: DifferenceDetail::TextChanged {
+                        classification: entry_a.label.clone(),
+                        diff: match prose {
+                            ProseMode::Show => Some(unified_diff(text_a, text_b)),
+                            ProseMode::Ignore => None,
+                        },
+                    },
+                });
+            }
+            EntryClass::Text | EntryClass::NonText => {}
+        }
+    }
+}
+
+/// A line-based unified diff from A to B with three lines of context.
+fn unified_diff(a: &str, b: &str) -> String {
+    similar::TextDiff::from_lines(a, b)
+        .unified_diff()
+        .context_radius(3)
+        .header("A", "B")
+        .to_string()
+}

@@ -1,0 +1,151 @@
+//! The structural view of one `input` item: its type, role, the classification of each content
+//! entry, and a signature that the alignment matches items by.
+
+use serde_json::Value;
+
+use crate::context::fragment_registry::FragmentTypeInfo;
+use crate::context::fragment_registry::classify;
+
+/// What a content entry is.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum EntryClass {
+    /// A registered fragment type (by recorded content kind, else by markers).
+    Fragment(&'static FragmentTypeInfo),
+    /// Text nobody injected: what the user, the assistant or a developer wrote.
+    Text,
+    /// An entry without text (`input_image`, …).
+    NonText,
+}
+
+/// One content entry of a message.
+#[derive(Debug, Clone)]
+pub(super) struct Entry<'a> {
+    pub class: EntryClass,
+    /// The fragment type's name, `<role>_text`, or the entry's `type`.
+    pub label: String,
+    pub text: Option<&'a str>,
+}
+
+/// One `input` item as the comparison sees it. Ids, `turn_id`, `create_time` and call ids are
+/// volatile and take no part.
+#[derive(Debug, Clone)]
+pub(super) struct ItemShape<'a> {
+    pub item_type: &'a str,
+    pub role: Option<&'a str>,
+    /// Content entries of a message (empty for other items).
+    pub entries: Vec<Entry<'a>>,
+    /// Free text outside messages: tool call arguments or input, tool output.
+    pub prose: Option<String>,
+    /// Tool names of an `additional_tools` item.
+    pub tools: Option<Vec<String>>,
+    /// `type[/role][ name][ [entry labels]]`: equal signatures are the same structure.
+    pub signature: String,
+    /// What items are aligned by: the signature plus the text nobody injected, so that a
+    /// message with other user text is a changed item rather than a moved one.
+    pub alignment_key: String,
+}
+
+/// Where upstream keeps the content kinds of a message's entries.
+const METADATA_KEY: &str = "internal_chat_message_metadata_passthrough";
+
+pub(super) fn item_shape(item: &Value) -> ItemShape<'_> {
+    let str_field = |key: &str| item.get(key).and_then(Value::as_str);
+    let item_type = str_field("type").unwrap_or("<untyped>");
+    let role = str_field("role");
+    let entries = match item.get("content").and_then(Value::as_array) {
+        Some(content) if item_type == "message" => {
+            let kinds = item
+                .get(METADATA_KEY)
+                .and_then(|metadata| metadata.get("content_item_kinds"))
+                .and_then(Value::as_array);
+            let role = role.unwrap_or("");
+            content
+                .iter()
+                .enumerate()
+                .map(|(index, entry)| {
+                    let text = entry.get("text").and_then(Value::as_str);
+                    let kind = kinds
+                        .and_then(|kinds| kinds.get(index))
+                        .and_then(Value::as_str);
+                    let (class, label) = match text {
+                        None => (
+                            EntryClass::NonText,
+                            entry
+                                .get("type")
+                                .and_then(Value::as_str)
+                                .unwrap_or("<untyped>")
+                                .to_string(),
+                        ),
+                        Some(text) => match classify(role, text, kind) {
+                            Some(info) => (EntryClass::Fragment(info), info.name.to_string()),
+                            None => (EntryClass::Text, format!("{role}_text")),
+                        },
+                    };
+                    Entry { class, label, text }
+                })
+                .collect()
+        }
+        Some(_) | None => Vec::new(),
+    };
+    let prose = ["arguments", "input", "output"]
+        .iter()
+        .find_map(|key| item.get(*key))
+        .map(|value| match value {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        });
+    let tools = match item_type {
+        "additional_tools" => item
+            .get("tools")
+            .and_then(Value::as_array)
+            .map(|tools| tool_names(tools)),
+        _ => None,
+    };
+    let mut signature = item_type.to_string();
+    if let Some(role) = role {
+        signature.push('/');
+        signature.push_str(role);
+    }
+    if let Some(name) = str_field("name") {
+        signature.push(' ');
+        if let Some(namespace) = str_field("namespace") {
+            signature.push_str(namespace);
+            signature.push('/');
+        }
+        signature.push_str(name);
+    }
+    if item_type == "message" {
+        let labels: Vec<&str> = entries.iter().map(|entry| entry.label.as_str()).collect();
+        signature.push_str(&format!(" [{}]", labels.join(", ")));
+    }
+    let mut alignment_key = signature.clone();
+    for entry in &entries {
+        if let (EntryClass::Text, Some(text)) = (entry.class, entry.text) {
+            alignment_key.push('\0');
+            alignment_key.push_str(text);
+        }
+    }
+    ItemShape {
+        item_type,
+        role,
+        entries,
+        prose,
+        tools,
+        signature,
+        alignment_key,
+    }
+}
+
+/// A tool's `name`, or its `type` for tools without one (`web_search`).
+pub(super) fn tool_names(tools: &[Value]) -> Vec<String> {
+    tools
+        .iter()
+        .map(|tool| {
+            tool.get("name")
+                .or_else(|| tool.get("type"))
+                .and_then(Value::as_str)
+                .unwrap_or("<unnamed>")
+                .to_string()
+        })
+        .collect()
+}
