@@ -22,7 +22,11 @@ use codex_core::first_turn::build_first_turn_request;
 use codex_core::ids::IdGenerator;
 use codex_core::turn_context::Availability;
 use codex_core::turn_context::DeferredToolNamespace;
+use codex_core::turn_context::MultiAgentMode;
+use codex_core::turn_context::MultiAgentSettings;
+use codex_core::turn_context::MultiAgentUsageHintSectionInputs;
 use codex_core::turn_context::TurnContext;
+use codex_core::turn_context::UsageHintSource;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 use codex_protocol::Personality;
@@ -74,6 +78,13 @@ fn full_turn() -> TurnContext {
         vec!["cargo".to_string(), "test".to_string()],
         vec!["git".to_string(), "status".to_string()],
     ];
+    turn.multi_agent = MultiAgentSettings {
+        mode: Some(MultiAgentMode::Proactive),
+        usage_hint: Some(MultiAgentUsageHintSectionInputs {
+            text: "Give each sub-agent one narrow task.".to_string(),
+            source: UsageHintSource::Catalog,
+        }),
+    };
     turn.deferred_tool_namespaces = (0..8)
         .map(|index| DeferredToolNamespace {
             name: format!("namespace_{index}"),

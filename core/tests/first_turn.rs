@@ -13,8 +13,12 @@ use codex_core::turn_context::Availability;
 use codex_core::turn_context::BaseInstructionsOverrides;
 use codex_core::turn_context::DeferredToolNamespace;
 use codex_core::turn_context::Inclusion;
+use codex_core::turn_context::MultiAgentMode;
+use codex_core::turn_context::MultiAgentSettings;
+use codex_core::turn_context::MultiAgentUsageHintSectionInputs;
 use codex_core::turn_context::SessionSource;
 use codex_core::turn_context::TurnContext;
+use codex_core::turn_context::UsageHintSource;
 use codex_protocol::AskForApproval;
 use codex_protocol::BaseInstructions;
 use codex_protocol::BaseInstructionsProvenance;
@@ -359,6 +363,48 @@ fn custom_base_instructions_with_approved_prefixes() {
     let body = serde_json::to_value(&first.request).unwrap();
     assert_eq!(body["instructions"], "You review diffs and nothing else.");
     check_and_snapshot("custom_base_instructions_approved_prefixes", &turn, &first);
+}
+
+#[test]
+fn multi_agent_catalog_role_and_proactive_mode() {
+    let config = load_config(&flags("gpt-5.5"), None);
+    let (turn, first) = first_turn(
+        &config,
+        None,
+        |turn| {
+            turn.multi_agent = MultiAgentSettings {
+                mode: Some(MultiAgentMode::Proactive),
+                usage_hint: Some(MultiAgentUsageHintSectionInputs {
+                    text: "You coordinate sub-agents; give each one a narrow task.".to_string(),
+                    source: UsageHintSource::Catalog,
+                }),
+            };
+        },
+        with_message("hello"),
+    );
+    check_and_snapshot("multi_agent_catalog_role_proactive", &turn, &first);
+}
+
+#[test]
+fn multi_agent_configured_hint_and_custom_mode() {
+    let config = load_config(&flags("gpt-5.5"), None);
+    let (turn, first) = first_turn(
+        &config,
+        None,
+        |turn| {
+            turn.multi_agent = MultiAgentSettings {
+                mode: Some(MultiAgentMode::Custom(
+                    "Delegate test runs to a sub-agent.".to_string(),
+                )),
+                usage_hint: Some(MultiAgentUsageHintSectionInputs {
+                    text: "Sub-agents share your workspace.".to_string(),
+                    source: UsageHintSource::Configured,
+                }),
+            };
+        },
+        with_message("hello"),
+    );
+    check_and_snapshot("multi_agent_configured_hint_custom_mode", &turn, &first);
 }
 
 #[test]

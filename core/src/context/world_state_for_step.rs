@@ -42,6 +42,8 @@ use crate::context::world_state::sections::managed_developer_instructions::Manag
 use crate::context::world_state::sections::managed_developer_instructions::ManagedDeveloperInstructionsSectionInputs;
 use crate::context::world_state::sections::model::ModelSection;
 use crate::context::world_state::sections::model::ModelSectionInputs;
+use crate::context::world_state::sections::multi_agent_mode::MultiAgentModeSection;
+use crate::context::world_state::sections::multi_agent_usage_hint::MultiAgentUsageHintSection;
 use crate::context::world_state::sections::permissions::PermissionsSection;
 use crate::context::world_state::sections::personality::BaseInstructionsPersonality;
 use crate::context::world_state::sections::personality::PersonalitySection;
@@ -204,6 +206,23 @@ pub fn build_world_state_for_step(
             templates,
         ))?;
     }
+    let usage_hint = match turn
+        .multi_agent
+        .usage_hint
+        .as_ref()
+        .filter(|hint| !hint.text.trim().is_empty())
+    {
+        Some(hint) => Some(MultiAgentUsageHintSection::new(hint.clone())?),
+        None => None,
+    };
+    if let Some(hint) = &usage_hint {
+        world_state.add_section(hint.clone())?;
+    }
+    world_state.add_section(MultiAgentModeSection::new(
+        turn.multi_agent.mode.clone(),
+        usage_hint.as_ref(),
+        templates,
+    ))?;
     if !turn.session_source.is_guardian_reviewer() {
         world_state.add_section(ManagedDeveloperInstructionsSection::new(
             ManagedDeveloperInstructionsSectionInputs {

@@ -33,6 +33,9 @@ use crate::base_instructions::resolve_base_instructions;
 use crate::config::Features;
 use crate::context::world_state::sections::environments::EnvironmentStatus;
 use crate::context::world_state::sections::environments::NetworkContext;
+pub use crate::context::world_state::sections::multi_agent_mode::MultiAgentMode;
+pub use crate::context::world_state::sections::multi_agent_usage_hint::MultiAgentUsageHintSectionInputs;
+pub use crate::context::world_state::sections::multi_agent_usage_hint::UsageHintSource;
 use crate::request::ROOT_AGENT_NAME;
 use crate::tools::BuiltinToolsConfig;
 use crate::tools::ToolSpec;
@@ -143,26 +146,13 @@ pub struct RealtimeSettings {
     pub end_instructions: Option<String>,
 }
 
-/// How proactively sub-agents are used.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MultiAgentMode {
-    ExplicitRequestOnly,
-    Proactive,
-    Custom(String),
-}
-
-/// Where a multi-agent usage hint comes from; catalog texts are marked, configured ones are not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum UsageHintSource {
-    ModelCatalog,
-    Configured,
-}
-
 /// Multi-agent settings of the turn.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct MultiAgentSettings {
+    /// How proactively sub-agents are used; `None` when no mode is active.
     pub mode: Option<MultiAgentMode>,
-    pub usage_hint: Option<(String, UsageHintSource)>,
+    /// Usage hint for sub-agents: catalog role text (marked) or configured text (unmarked).
+    pub usage_hint: Option<MultiAgentUsageHintSectionInputs>,
 }
 
 /// A tool namespace whose tools are loaded on demand.

@@ -95,7 +95,7 @@ fn routing_world_state() -> WorldState {
             "mode",
             spec(
                 DEVELOPER_ROLE,
-                (MULTI_AGENT_MODE_OPEN_TAG, "</multi_agent_mode>"),
+                MULTI_AGENT_MODE.markers(),
                 MessagePlacement::Mergeable,
             ),
             "M",

@@ -37,12 +37,9 @@ use crate::context::world_state::sections::context_window::ContextWindowSection;
 use crate::context::world_state::sections::context_window::ContextWindowSectionInputs;
 use crate::context::world_state::sections::managed_developer_instructions::MANAGED_DEVELOPER_INSTRUCTIONS;
 use crate::context::world_state::sections::model::MODEL_SWITCH;
+use crate::context::world_state::sections::multi_agent_mode::MULTI_AGENT_MODE;
+use crate::context::world_state::sections::multi_agent_usage_hint::MULTI_AGENT_ROLE;
 use crate::turn_context::TurnContext;
-
-/// Start marker of the multi-agent mode fragment, held back for its own message.
-pub const MULTI_AGENT_MODE_OPEN_TAG: &str = "<multi_agent_mode>";
-/// Markers of catalog-sourced multi-agent role instructions, which get their own message.
-pub const MULTI_AGENT_ROLE_MARKERS: (&str, &str) = ("<multi_agent_role>", "</multi_agent_role>");
 
 /// Where one content entry of the assembled context came from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -203,11 +200,11 @@ fn route(buckets: &mut Buckets, routed: Routed) {
     if markers == MODEL_SWITCH.markers() {
         // The new model's instructions must precede the rest of the developer context.
         buckets.developer.insert(0, routed);
-    } else if markers.0 == MULTI_AGENT_MODE_OPEN_TAG {
+    } else if markers.0 == MULTI_AGENT_MODE.start_marker {
         buckets.multi_agent_mode = Some(routed);
     } else if markers == MANAGED_DEVELOPER_INSTRUCTIONS.markers() {
         buckets.managed_developer_instructions = Some(routed);
-    } else if markers == MULTI_AGENT_ROLE_MARKERS
+    } else if markers == MULTI_AGENT_ROLE.markers()
         || (fragment.requires_separate_message() && markers == ("", ""))
     {
         buckets.separate_developer.push(routed);
