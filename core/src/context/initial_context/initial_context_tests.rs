@@ -104,7 +104,7 @@ fn routing_world_state() -> WorldState {
             "role",
             spec(
                 DEVELOPER_ROLE,
-                MULTI_AGENT_ROLE_MARKERS,
+                MULTI_AGENT_ROLE.markers(),
                 MessagePlacement::Separate,
             ),
             "R",
