@@ -35,6 +35,7 @@ enum Command {
     Models(commands::models::ModelsArgs),
     Instructions(commands::instructions::InstructionsArgs),
     Fingerprint(commands::fingerprint::FingerprintArgs),
+    Inspect(commands::inspect::InspectArgs),
     MergePatch(commands::merge_patch::MergePatchArgs),
     Compare(commands::compare::CompareArgs),
     Request(commands::request::RequestArgs),
@@ -66,6 +67,7 @@ fn main() -> ExitCode {
         Command::Models(args) => commands::models::run(&args),
         Command::Instructions(args) => commands::instructions::run(&args),
         Command::Fingerprint(args) => commands::fingerprint::run(&args),
+        Command::Inspect(args) => commands::inspect::run(&args),
         Command::MergePatch(args) => commands::merge_patch::run(&args),
         Command::Compare(args) => commands::compare::run(&args).map(|comparison| {
             exit_code_when_written = comparison.exit_code;

@@ -10,6 +10,7 @@ pub mod context_manager;
 pub mod explain;
 pub mod first_turn;
 pub mod ids;
+pub mod inspect;
 pub mod layout;
 pub mod request;
 pub mod session;

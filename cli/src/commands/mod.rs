@@ -5,6 +5,7 @@
 pub mod compare;
 pub mod explain;
 pub mod fingerprint;
+pub mod inspect;
 pub mod instructions;
 pub mod merge_patch;
 pub mod models;

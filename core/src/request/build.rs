@@ -236,6 +236,14 @@ pub fn build_responses_request(
     })
 }
 
+/// The per-item part of [`build_responses_request`]: rewrites history items in place into what
+/// the provider receives, for callers that assemble or analyse an input piece by piece.
+pub fn prepare_outgoing_items(items: &mut [ResponseItem], inputs: &ResponsesRequestInputs<'_>) {
+    for item in items {
+        prepare_outgoing_item(item, inputs);
+    }
+}
+
 /// Rewrites one item into what the provider receives: image detail the model cannot use,
 /// unprefixed ids, and metadata the provider must not see are removed.
 fn prepare_outgoing_item(item: &mut ResponseItem, inputs: &ResponsesRequestInputs<'_>) {

@@ -25,6 +25,7 @@ pub use build::ParallelToolCalls;
 pub use build::RequestBuildError;
 pub use build::ResponsesRequestInputs;
 pub use build::build_responses_request;
+pub use build::prepare_outgoing_items;
 pub use client_metadata::ClientMetadata;
 pub use client_metadata::ROOT_AGENT_NAME;
 pub use client_metadata::RequestKind;

@@ -1,0 +1,65 @@
+//! `codex-context inspect`: every request a rollout records, rebuilt and traced to its sources.
+
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use codex_core::inspect::InspectOptions;
+use codex_core::inspect::inspect_file;
+use codex_core::inspect::render_html;
+use codex_core::inspect::render_json;
+use codex_core::inspect::render_text;
+use codex_prompts::TemplateSet;
+
+use crate::catalog::CatalogArgs;
+
+/// Rebuild every request a rollout records and show where each piece came from
+///
+/// Works on rollouts written by this project and by upstream Codex, legacy ones included. Per
+/// request (one per sampling step): each new input item with its role, classification (user
+/// text, assistant output, tool call or output, injected fragment, base instructions), source,
+/// bytes and o200k tokens; tokens by source; the prefix shared with the previous request and why
+/// it broke. Then the world-state timeline. Tools are not recorded in rollouts: catalog models
+/// get their built-in list rebuilt.
+#[derive(Debug, clap::Args)]
+pub struct InspectArgs {
+    /// The rollout JSONL file.
+    #[arg(value_name = "ROLLOUT.jsonl")]
+    pub rollout: PathBuf,
+
+    /// Report format: text, JSON, or one self-contained HTML page.
+    #[arg(long, value_enum, default_value_t = InspectFormat::Text)]
+    pub format: InspectFormat,
+
+    /// Write the report to FILE instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub catalog: CatalogArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum InspectFormat {
+    Text,
+    Json,
+    Html,
+}
+
+pub fn run(args: &InspectArgs) -> anyhow::Result<String> {
+    let catalog = args.catalog.load(&TemplateSet::embedded())?;
+    let inspection = inspect_file(&args.rollout, &InspectOptions::new(&catalog))
+        .with_context(|| format!("cannot inspect {}", args.rollout.display()))?;
+    let report = match args.format {
+        InspectFormat::Text => render_text(&inspection),
+        InspectFormat::Json => render_json(&inspection)?,
+        InspectFormat::Html => render_html(&inspection)?,
+    };
+    match &args.out {
+        Some(path) => {
+            std::fs::write(path, report)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            Ok(String::new())
+        }
+        None => Ok(report),
+    }
+}

@@ -1,0 +1,330 @@
+//! The text view of an inspection: each request with the items it adds, a token table by
+//! source, the cache report, then the world-state timeline.
+
+use std::fmt::Write as _;
+
+use super::model::CacheReport;
+use super::model::EntryClass;
+use super::model::EntryReport;
+use super::model::Inspection;
+use super::model::ItemReport;
+use super::model::Recognition;
+use super::model::RequestKind;
+use super::model::RequestReport;
+use super::model::TimelineTurn;
+use super::model::TokenBreakdown;
+use super::model::TokenSource;
+use super::model::ToolsOrigin;
+use super::summary::preview;
+
+/// Characters of a merge patch shown in the timeline.
+const PATCH_PREVIEW_CHARS: usize = 100;
+
+/// Widths of the token table's label and number columns.
+const LABEL_WIDTH: usize = 11;
+const COLUMN_WIDTH: usize = 11;
+
+/// The whole inspection as text.
+pub fn render_text(inspection: &Inspection) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "rollout: thread {}, {} lines, {} requests",
+        inspection.thread_id.as_deref().unwrap_or("(unknown)"),
+        inspection.rollout_lines,
+        inspection.requests.len()
+    );
+    match &inspection.base_instructions {
+        Some(base) => {
+            let _ = writeln!(
+                out,
+                "base instructions: {} bytes, {} tokens, provenance {}",
+                base.bytes, base.tokens, base.provenance
+            );
+        }
+        None => out.push_str("base instructions: not recorded\n"),
+    }
+    for warning in &inspection.warnings {
+        let _ = writeln!(out, "warning: {warning}");
+    }
+    for request in &inspection.requests {
+        out.push('\n');
+        render_request(&mut out, request);
+    }
+    if !inspection.requests.is_empty() {
+        out.push_str("\ntokens by source (o200k_base)\n");
+        out.push_str(&breakdown_header());
+        out.push_str("  prefix reuse\n");
+        for request in &inspection.requests {
+            out.push_str(&breakdown_row(
+                &format!("request {}", request.number),
+                &request.tokens,
+            ));
+            let _ = writeln!(out, "  {}", reuse_cell(request.cache.as_ref()));
+        }
+    }
+    out.push_str("\nworld-state timeline\n");
+    for turn in &inspection.timeline {
+        render_turn(&mut out, turn);
+    }
+    out
+}
+
+fn render_request(out: &mut String, request: &RequestReport) {
+    let kind = match request.kind {
+        RequestKind::Turn => "",
+        RequestKind::Compaction => " (compaction)",
+    };
+    let _ = writeln!(
+        out,
+        "request {}{kind}: turn {} step {}, line {}, model {}, {} input items ({} carried over)",
+        request.number,
+        request.turn,
+        request.step,
+        request.line,
+        request.model,
+        request.input_items,
+        request.carried_items
+    );
+    let instructions = if request.instructions_in_field {
+        "in the instructions field"
+    } else {
+        "in the input (Responses Lite)"
+    };
+    let _ = writeln!(
+        out,
+        "  instructions: {instructions}, {} tokens",
+        request.tokens.base_instructions
+    );
+    let tools = &request.tools;
+    match (tools.origin, tools.in_field) {
+        (ToolsOrigin::RebuiltBuiltin, true) => {
+            let _ = writeln!(
+                out,
+                "  tools: built-in list rebuilt for the model ({}), {} bytes, {} tokens",
+                tools.names.join(", "),
+                tools.bytes,
+                tools.tokens
+            );
+        }
+        (ToolsOrigin::RebuiltBuiltin, false) => {
+            let _ = writeln!(
+                out,
+                "  tools: built-in list rebuilt for the model ({}), sent in the input",
+                tools.names.join(", ")
+            );
+        }
+        (ToolsOrigin::NotRecorded, _) => out.push_str("  tools: not recorded\n"),
+    }
+    for item in &request.items {
+        render_item(out, item);
+    }
+    for missing in &request.unrecorded {
+        let _ = writeln!(out, "  + {missing}");
+    }
+    let by_source: Vec<String> = TokenSource::ALL
+        .iter()
+        .map(|source| format!("{} {}", source.label(), request.tokens.get(*source)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "  tokens: {}; total {}",
+        by_source.join(", "),
+        request.total_tokens
+    );
+    match &request.cache {
+        None => out.push_str("  cache: first request\n"),
+        Some(cache) => {
+            let _ = writeln!(out, "  cache: {}", cache_summary(cache));
+        }
+    }
+}
+
+fn render_item(out: &mut String, item: &ItemReport) {
+    let role = item
+        .role
+        .as_deref()
+        .map_or(String::new(), |role| format!(" {role}"));
+    let _ = writeln!(
+        out,
+        "  [{}] {}{role}: {} bytes, {} tokens",
+        item.index, item.item_type, item.bytes, item.tokens
+    );
+    for entry in &item.entries {
+        let origin = entry
+            .origin
+            .as_deref()
+            .map_or(String::new(), |origin| format!(", {origin}"));
+        let kind = entry
+            .content_kind
+            .as_deref()
+            .map_or(String::new(), |kind| format!(", kind {kind}"));
+        let _ = writeln!(
+            out,
+            "      {}: {} -> {}{origin}{kind}, {} bytes, {} tokens: {:?}",
+            entry.index,
+            class_label(entry),
+            entry.source.label(),
+            entry.bytes,
+            entry.tokens,
+            preview(&entry.text)
+        );
+    }
+}
+
+pub(super) fn class_label(entry: &EntryReport) -> String {
+    match &entry.class {
+        EntryClass::UserText { imitates: None } => "user text".to_string(),
+        EntryClass::UserText {
+            imitates: Some(fragment),
+        } => format!("user text (imitates {fragment}; its content kind says user text)"),
+        EntryClass::AssistantOutput => "assistant output".to_string(),
+        EntryClass::Reasoning => "reasoning".to_string(),
+        EntryClass::ToolCall => "tool call".to_string(),
+        EntryClass::ToolOutput => "tool output".to_string(),
+        EntryClass::Injected {
+            fragment,
+            recognised_by: Recognition::ContentKind,
+        } => format!("injected {fragment}"),
+        EntryClass::Injected {
+            fragment,
+            recognised_by: Recognition::MarkersOnly,
+        } => format!("injected {fragment} (looks injected: markers only)"),
+        EntryClass::BaseInstructions => "base instructions".to_string(),
+        EntryClass::Tools => "tools".to_string(),
+        EntryClass::Other => "other".to_string(),
+    }
+}
+
+/// One line saying how much of a request the previous one already sent.
+pub(super) fn cache_summary(cache: &CacheReport) -> String {
+    let mut summary = format!(
+        "{} tokens ({}%) shared with the previous request",
+        cache.prefix_tokens, cache.prefix_percent
+    );
+    if let Some(broken) = &cache.prefix_break {
+        let _ = write!(summary, "; prefix broken ({})", broken.reason.label());
+        if let Some(index) = broken.item_index {
+            let _ = write!(
+                summary,
+                " at item {index}: was {}, now {}",
+                broken.previous_item.as_deref().unwrap_or("(none)"),
+                broken.current_item.as_deref().unwrap_or("(none)")
+            );
+        }
+    }
+    summary
+}
+
+/// Column titles of the token table.
+pub(super) fn breakdown_header() -> String {
+    let mut header = format!("{:<LABEL_WIDTH$}", "");
+    for source in TokenSource::ALL {
+        let title = match source {
+            TokenSource::BaseInstructions => "base instr.",
+            TokenSource::Tools => "tools",
+            TokenSource::DeveloperContext => "dev context",
+            TokenSource::AgentsMd => "AGENTS.md",
+            TokenSource::Environment => "environment",
+            TokenSource::History => "history",
+            TokenSource::NewInput => "new input",
+        };
+        let _ = write!(header, " {title:>COLUMN_WIDTH$}");
+    }
+    let _ = write!(header, " {:>COLUMN_WIDTH$}", "total");
+    header
+}
+
+/// One row of the token table (no line break: callers append the reuse column).
+pub(super) fn breakdown_row(label: &str, tokens: &TokenBreakdown) -> String {
+    let mut row = format!("{label:<LABEL_WIDTH$}");
+    for source in TokenSource::ALL {
+        let _ = write!(row, " {:>COLUMN_WIDTH$}", tokens.get(source));
+    }
+    let _ = write!(row, " {:>COLUMN_WIDTH$}", tokens.total());
+    row
+}
+
+/// The reuse column of the token table: shared tokens, share, and the reason of a break.
+pub(super) fn reuse_cell(cache: Option<&CacheReport>) -> String {
+    let Some(cache) = cache else {
+        return "-".to_string();
+    };
+    let mut cell = format!("{} ({}%)", cache.prefix_tokens, cache.prefix_percent);
+    if let Some(broken) = &cache.prefix_break {
+        let _ = write!(cell, " broken: {}", broken.reason.label());
+    }
+    cell
+}
+
+fn render_turn(out: &mut String, turn: &TimelineTurn) {
+    let id = turn
+        .turn_id
+        .as_deref()
+        .map_or(String::new(), |id| format!(" {id}"));
+    let _ = writeln!(out, "turn {}{id} (line {})", turn.turn, turn.line);
+    if turn.sections.is_empty() && turn.other_fragments.is_empty() {
+        out.push_str("  no context changes\n");
+    }
+    let unchanged_in_snapshot: Vec<&str> = turn
+        .sections
+        .iter()
+        .filter(|change| change.full && change.fragments.is_empty())
+        .map(|change| change.section.as_str())
+        .collect();
+    if !unchanged_in_snapshot.is_empty() {
+        let _ = writeln!(
+            out,
+            "  snapshot without fragments: {}",
+            unchanged_in_snapshot.join(", ")
+        );
+    }
+    for change in turn
+        .sections
+        .iter()
+        .filter(|change| !change.full || !change.fragments.is_empty())
+    {
+        let record = if change.full { "snapshot" } else { "patch" };
+        let mut patch = change.patch.to_string();
+        if patch.chars().count() > PATCH_PREVIEW_CHARS {
+            patch = patch.chars().take(PATCH_PREVIEW_CHARS).collect::<String>() + "…";
+        }
+        let _ = writeln!(
+            out,
+            "  {} ({record}, line {}): {patch}",
+            change.section, change.line
+        );
+        if change.fragments.is_empty() {
+            out.push_str("    no fragment emitted\n");
+        }
+        for fragment in &change.fragments {
+            let _ = writeln!(
+                out,
+                "    -> {} ({}, line {}, {} tokens)",
+                fragment.fragment, fragment.role, fragment.line, fragment.tokens
+            );
+        }
+    }
+    for fragment in &turn.other_fragments {
+        let recognised = match fragment.recognised_by {
+            Recognition::ContentKind => "",
+            Recognition::MarkersOnly => ", markers only",
+        };
+        let section = fragment
+            .section
+            .as_deref()
+            .map_or(String::new(), |section| format!(", section {section}"));
+        let _ = writeln!(
+            out,
+            "  fragment {} ({}, line {}, {} tokens{section}{recognised}; no world-state record)",
+            fragment.fragment, fragment.role, fragment.line, fragment.tokens
+        );
+    }
+    for rewrite in &turn.rewrites {
+        let _ = writeln!(
+            out,
+            "  history rewritten: {} (line {})",
+            rewrite.kind, rewrite.line
+        );
+    }
+}
