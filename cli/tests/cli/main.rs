@@ -7,6 +7,7 @@ mod bad_input;
 mod compare;
 mod explain;
 mod fingerprint;
+mod inspect;
 mod instructions;
 mod merge_patch;
 mod models;

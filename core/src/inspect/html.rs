@@ -9,10 +9,12 @@ use super::InspectError;
 use super::model::CacheReport;
 use super::model::Inspection;
 use super::model::ItemReport;
+use super::model::RequestKind;
 use super::model::RequestReport;
 use super::model::TimelineTurn;
 use super::model::TokenBreakdown;
 use super::model::TokenSource;
+use super::model::ToolsOrigin;
 use super::render_json;
 use super::summary::preview;
 use super::text::cache_summary;
@@ -146,16 +148,27 @@ fn render_request(page: &mut String, request: &RequestReport) {
         escape(&request.model),
         request.total_tokens
     );
+    let kind = match request.kind {
+        RequestKind::Turn => "turn request",
+        RequestKind::Compaction => "compaction request",
+    };
+    let tools = match (request.tools.origin, request.tools.in_field) {
+        (ToolsOrigin::RebuiltBuiltin, true) => {
+            format!("built-in list rebuilt, {} tokens", request.tools.tokens)
+        }
+        (ToolsOrigin::RebuiltBuiltin, false) => {
+            "built-in list rebuilt, sent in the input".to_string()
+        }
+        (ToolsOrigin::NotRecorded, _) => "not recorded".to_string(),
+    };
     let _ = writeln!(
         page,
-        "<p class=\"meta\">{:?} request at rollout line {}; {} input items, {} carried over from \
-         the previous request; tools: {:?} ({} tokens)</p>",
-        request.kind,
+        "<p class=\"meta\">{kind} at rollout line {}; {} input items, {} carried over from the \
+         previous request (not repeated below); tools: {}</p>",
         request.line,
         request.input_items,
         request.carried_items,
-        request.tools.origin,
-        request.tools.tokens
+        escape(&tools)
     );
     render_token_bar(page, &request.tokens, request.total_tokens);
     render_cache_bar(page, request.cache.as_ref());
@@ -197,7 +210,7 @@ fn render_cache_bar(page: &mut String, cache: Option<&CacheReport>) {
     };
     let _ = writeln!(
         page,
-        "<div class=\"bar cache\" title=\"prefix shared with the previous request\"><span \
+        "<div class=\"bar cache\" title=\"prefix shared with the previous request (green)\"><span \
          class=\"hit\" style=\"width:{:.1}%\"></span></div>\n<p class=\"meta\">cache: {}</p>",
         cache.prefix_percent,
         escape(&cache_summary(cache))
@@ -209,14 +222,16 @@ fn render_item(page: &mut String, item: &ItemReport) {
         .entries
         .first()
         .map_or(TokenSource::NewInput, |entry| entry.source);
+    let classes: Vec<String> = item.entries.iter().map(class_label).collect();
     let _ = writeln!(
         page,
-        "<details class=\"item src-{}\"><summary><b>[{}]</b> {} {} &middot; {} bytes &middot; {} \
-         tokens</summary>",
+        "<details class=\"item src-{}\"><summary><b>[{}]</b> {} {} &middot; {} &middot; {} bytes \
+         &middot; {} tokens</summary>",
         source.key(),
         item.index,
         escape(&item.item_type),
         escape(item.role.as_deref().unwrap_or("")),
+        escape(&classes.join(" + ")),
         item.bytes,
         item.tokens
     );
