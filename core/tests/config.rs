@@ -435,3 +435,35 @@ fn agents_md_request_uses_config_values() {
     assert_eq!(request.codex_home, Some(fixture.codex_home()));
     assert_eq!(request.environments[0].cwd, fixture.cwd.path());
 }
+
+#[test]
+fn effective_personality_defaults_to_pragmatic_only_while_the_feature_is_enabled() {
+    // (config.toml, configured personality, effective personality)
+    let cases = [
+        ("", None, Some(Personality::Pragmatic)),
+        (
+            "personality = \"friendly\"\n",
+            Some(Personality::Friendly),
+            Some(Personality::Friendly),
+        ),
+        (
+            "personality = \"none\"\n",
+            Some(Personality::None),
+            Some(Personality::None),
+        ),
+        ("[features]\npersonality = false\n", None, None),
+        (
+            "personality = \"friendly\"\n[features]\npersonality = false\n",
+            Some(Personality::Friendly),
+            Some(Personality::Friendly),
+        ),
+    ];
+    for (text, configured, effective) in cases {
+        let config = Fixture::new(Some(text)).load().unwrap();
+        assert_eq!(
+            (config.personality, config.effective_personality()),
+            (configured, effective),
+            "{text}"
+        );
+    }
+}

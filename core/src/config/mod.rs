@@ -72,7 +72,8 @@ pub struct Config {
     /// `None`: let the model catalog pick its default.
     pub model: Option<String>,
     pub model_provider: ModelProvider,
-    /// `None`: the model's default personality.
+    /// The personality config.toml, `-c` or a flag set; `None`: none configured. A session
+    /// runs with [`Config::effective_personality`], which fills in the default.
     pub personality: Option<Personality>,
     pub sandbox_mode: SandboxMode,
     pub approval_policy: AskForApproval,
@@ -289,6 +290,22 @@ impl Config {
             realtime: merged.realtime.unwrap_or(false),
             warnings,
             codex_home,
+        })
+    }
+
+    /// The personality a session runs with: the configured one, else `pragmatic` while the
+    /// `personality` feature is enabled (upstream's default, so an unconfigured session gets the
+    /// pragmatic text rather than the catalog's empty default), else `None`.
+    ///
+    /// `Some(Personality::None)` is an explicit choice of no personality text; `None` means "no
+    /// preference" and renders the model's default text. With the feature disabled a configured
+    /// value is still returned (upstream records it in the turn context), but the model's
+    /// instructions ignore it then.
+    pub fn effective_personality(&self) -> Option<Personality> {
+        self.personality.or_else(|| {
+            self.features
+                .enabled(Feature::Personality)
+                .then_some(Personality::Pragmatic)
         })
     }
 

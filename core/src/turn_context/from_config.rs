@@ -79,7 +79,7 @@ impl TurnContext {
         let mut turn = TurnContext::for_model(thread_id, turn_id, model, config.cwd.clone());
         turn.installation_id = installation_id;
         turn.personality = match personality_feature {
-            PersonalityFeature::Enabled => config.personality,
+            PersonalityFeature::Enabled => config.effective_personality(),
             PersonalityFeature::Disabled => None,
         };
         let configured = config

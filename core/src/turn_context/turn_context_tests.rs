@@ -171,6 +171,26 @@ fn configured_texts_modes_and_policies_reach_the_turn() {
 }
 
 #[test]
+fn unconfigured_personality_renders_the_pragmatic_text() {
+    // Upstream's default_personality_is_pragmatic_without_config_toml: feature on, nothing set.
+    let (config, _home) = load(ConfigOverrides {
+        model: Some("gpt-5.4".to_string()),
+        current_date: Some("2026-11-30".to_string()),
+        timezone: Some("Etc/UTC".to_string()),
+        ..ConfigOverrides::default()
+    });
+    let turn = from_config(&config);
+    assert_eq!(turn.personality, Some(Personality::Pragmatic));
+    assert_eq!(
+        turn.base_instructions.text(),
+        TemplateId::BaseInstructionsGpt5.embedded_file().replace(
+            "{{ personality }}",
+            TemplateId::PersonalityPragmatic.embedded_file()
+        )
+    );
+}
+
+#[test]
 fn disabled_personality_feature_ignores_the_configured_personality() {
     let mut flags = ConfigOverrides {
         model: Some("gpt-5.5".to_string()),
