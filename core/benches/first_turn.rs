@@ -74,10 +74,6 @@ fn full_turn() -> TurnContext {
     turn.realtime.active = true;
     turn.apps = Availability::Available;
     turn.plugins = Availability::Available;
-    turn.approved_command_prefixes = vec![
-        vec!["cargo".to_string(), "test".to_string()],
-        vec!["git".to_string(), "status".to_string()],
-    ];
     turn.multi_agent = MultiAgentSettings {
         mode: Some(MultiAgentMode::Proactive),
         usage_hint: Some(MultiAgentUsageHintSectionInputs {

@@ -146,10 +146,11 @@ pub fn build_first_turn_request(
     let mut inputs = ResponsesRequestInputs::new(
         &turn.model,
         turn.base_instructions.text(),
-        &input,
+        &[],
         &[],
         &turn.thread_id,
     )
+    .with_owned_input(input)
     .with_owned_tools(tools);
     inputs.reasoning_effort = turn.reasoning_effort.clone();
     inputs.reasoning_summary = turn.reasoning_summary;

@@ -79,8 +79,9 @@ pub enum OutputSchemaStrictness {
 pub struct ResponsesRequestInputs<'a> {
     pub model: &'a ModelInfo,
     pub base_instructions: &'a str,
-    /// History plus this turn's new items, in order.
-    pub input: &'a [ResponseItem],
+    /// History plus this turn's new items, in order. Borrowed items are copied into the body;
+    /// owned ones (see [`ResponsesRequestInputs::with_owned_input`]) are moved.
+    pub input: Cow<'a, [ResponseItem]>,
     /// Borrowed tools are copied into the body; owned ones (see
     /// [`ResponsesRequestInputs::with_owned_tools`]) are moved, which spares a deep copy of every
     /// JSON schema per request.
@@ -115,7 +116,7 @@ impl<'a> ResponsesRequestInputs<'a> {
         Self {
             model,
             base_instructions,
-            input,
+            input: Cow::Borrowed(input),
             tools: Cow::Borrowed(tools),
             parallel_tool_calls: ParallelToolCalls::default(),
             reasoning_effort: None,
@@ -135,6 +136,12 @@ impl<'a> ResponsesRequestInputs<'a> {
 }
 
 impl ResponsesRequestInputs<'_> {
+    /// Hands the request its own input items, moved into the body instead of copied.
+    pub fn with_owned_input(mut self, input: Vec<ResponseItem>) -> Self {
+        self.input = Cow::Owned(input);
+        self
+    }
+
     /// Hands the request its own tool list, moved into the body instead of copied.
     pub fn with_owned_tools(mut self, tools: Vec<ToolSpec>) -> Self {
         self.tools = Cow::Owned(tools);
@@ -151,7 +158,7 @@ pub enum RequestBuildError {
 /// Builds the request body (session_assembly §4.2, and §4.3 for models with
 /// `use_responses_lite`).
 pub fn build_responses_request(
-    inputs: ResponsesRequestInputs<'_>,
+    mut inputs: ResponsesRequestInputs<'_>,
 ) -> Result<ResponsesRequest, RequestBuildError> {
     let model = inputs.model;
     let lite = model.use_responses_lite;
@@ -167,7 +174,7 @@ pub fn build_responses_request(
             .map_err(RequestBuildError::ToolCatalog)?,
         );
     }
-    input.extend(inputs.input.iter().cloned());
+    input.extend(std::mem::take(&mut inputs.input).into_owned());
     for item in &mut input {
         prepare_outgoing_item(item, &inputs);
     }

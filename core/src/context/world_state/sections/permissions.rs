@@ -164,9 +164,14 @@ impl PermissionsSection {
             .clone()
             .approved_prefixes(Vec::new())
             .build(templates);
-        let instructions = builder
-            .approved_prefixes(approved_prefixes.iter().cloned().collect())
-            .build(templates);
+        // Without approved prefixes both renderings are the same text; build it once.
+        let instructions = if approved_prefixes.is_empty() {
+            without_prefixes.clone()
+        } else {
+            builder
+                .approved_prefixes(approved_prefixes.iter().cloned().collect())
+                .build(templates)
+        };
         Self {
             instructions,
             instructions_hash: FragmentFingerprint::from_fragment(&without_prefixes),
