@@ -13,6 +13,7 @@ pub mod ids;
 pub mod inspect;
 pub mod layout;
 pub mod request;
+pub mod rollout;
 pub mod session;
 pub mod tools;
 pub mod turn_context;

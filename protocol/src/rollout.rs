@@ -34,13 +34,16 @@ pub struct RolloutLine {
 }
 
 /// The typed payload of a rollout line, selected by the line's `type`.
+///
+/// The three large payloads are boxed so that a loaded rollout costs little more than its text:
+/// every line is one `RolloutItem`, and most lines are small response items or events.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RolloutItem {
-    SessionMeta(SessionMeta),
+    SessionMeta(Box<SessionMeta>),
     ResponseItem(ResponseItem),
-    TurnContext(TurnContextItem),
+    TurnContext(Box<TurnContextItem>),
     WorldState(WorldStateItem),
-    Compacted(CompactedItem),
+    Compacted(Box<CompactedItem>),
     /// Every other line type (`event_msg`, `token_usage_record`, …) with its payload as raw JSON,
     /// so rewriting a rollout never drops a line.
     Other {

@@ -1,0 +1,198 @@
+//! Append-only rollout writing: one whole line per call, flushed before the call returns.
+
+use std::fs;
+use std::fs::File;
+use std::fs::OpenOptions;
+use std::io::Read;
+use std::io::Seek;
+use std::io::SeekFrom;
+use std::io::Write;
+use std::path::Path;
+use std::path::PathBuf;
+
+use codex_protocol::rollout::RolloutItem;
+use codex_protocol::rollout::RolloutLine;
+use jiff::Timestamp;
+
+use super::LoadedRollout;
+use super::RolloutError;
+
+/// Directory under `$CODEX_HOME` holding the dated rollout tree.
+const SESSIONS_DIR: &str = "sessions";
+
+/// Whether lines carry the `ordinal` key (paginated history mode writes it; legacy mode does
+/// not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineOrdinals {
+    Omitted,
+    /// Lines are numbered from `next` upwards.
+    Sequential {
+        next: u64,
+    },
+}
+
+impl LineOrdinals {
+    /// Continues the numbering of a loaded rollout: sequential after its highest ordinal when
+    /// its lines carry ordinals, omitted otherwise.
+    pub fn continuing(loaded: &LoadedRollout) -> Self {
+        match loaded
+            .lines
+            .iter()
+            .filter_map(|loaded| loaded.line.ordinal)
+            .max()
+        {
+            Some(last) => Self::Sequential {
+                next: last.saturating_add(1),
+            },
+            None => Self::Omitted,
+        }
+    }
+}
+
+/// Writes rollout lines to one file. Each line is serialized completely, written with a single
+/// `write_all` (the file is opened in append mode) and flushed before the call returns, so a crash
+/// can lose at most the line being written.
+#[derive(Debug)]
+pub struct RolloutWriter {
+    file: File,
+    path: PathBuf,
+    ordinals: LineOrdinals,
+    buffer: Vec<u8>,
+}
+
+/// `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<thread id>.jsonl`, dated in UTC.
+pub fn rollout_path(codex_home: &Path, created_at: Timestamp, thread_id: &str) -> PathBuf {
+    let day = created_at.strftime("%Y/%m/%d").to_string();
+    let stamp = created_at.strftime("%Y-%m-%dT%H-%M-%S");
+    codex_home
+        .join(SESSIONS_DIR)
+        .join(day)
+        .join(format!("rollout-{stamp}-{thread_id}.jsonl"))
+}
+
+impl RolloutWriter {
+    /// Creates a new rollout file (and its dated directories) for a thread. Fails if the file
+    /// already exists, so an existing thread is never overwritten.
+    pub fn create(
+        codex_home: &Path,
+        created_at: Timestamp,
+        thread_id: &str,
+        ordinals: LineOrdinals,
+    ) -> Result<Self, RolloutError> {
+        let path = rollout_path(codex_home, created_at, thread_id);
+        let create_error = |source| RolloutError::Create {
+            path: path.clone(),
+            source,
+        };
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(create_error)?;
+        }
+        let file = OpenOptions::new()
+            .append(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(create_error)?;
+        Ok(Self::with_file(file, path, ordinals))
+    }
+
+    /// Reopens an existing rollout for appending (resume). When the previous writer died in the
+    /// middle of a line, that fragment is closed with a line break first so it stays one damaged
+    /// line instead of corrupting the next line written.
+    pub fn open_existing(path: &Path, ordinals: LineOrdinals) -> Result<Self, RolloutError> {
+        let open_error = |source| RolloutError::Open {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(path)
+            .map_err(open_error)?;
+        let length = file.metadata().map_err(open_error)?.len();
+        if length > 0 {
+            let mut last = [0u8; 1];
+            file.seek(SeekFrom::End(-1)).map_err(open_error)?;
+            file.read_exact(&mut last).map_err(open_error)?;
+            if last[0] != b'\n' {
+                tracing::warn!(
+                    path = %path.display(),
+                    "rollout ends in the middle of a line; closing that line before appending"
+                );
+                file.write_all(b"\n").map_err(open_error)?;
+                file.flush().map_err(open_error)?;
+            }
+        }
+        Ok(Self::with_file(file, path.to_path_buf(), ordinals))
+    }
+
+    fn with_file(file: File, path: PathBuf, ordinals: LineOrdinals) -> Self {
+        Self {
+            file,
+            path,
+            ordinals,
+            buffer: Vec::new(),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends `item` stamped with `timestamp` (UTC ISO-8601, from the session's clock) and the
+    /// next ordinal when ordinals are on.
+    pub fn append(&mut self, timestamp: &str, item: &RolloutItem) -> Result<(), RolloutError> {
+        let mut line = RolloutLine::new(timestamp, item.clone());
+        line.ordinal = self.take_ordinal();
+        self.write_line(&line)
+    }
+
+    /// Appends a complete line as given, except that its ordinal is replaced by the writer's own
+    /// numbering when ordinals are on (copied fork lines are renumbered this way).
+    pub fn append_line(&mut self, line: &RolloutLine) -> Result<(), RolloutError> {
+        match self.take_ordinal() {
+            Some(ordinal) => {
+                let mut numbered = line.clone();
+                numbered.ordinal = Some(ordinal);
+                self.write_line(&numbered)
+            }
+            None => self.write_line(line),
+        }
+    }
+
+    /// Forces written lines to stable storage (the flush after each line only hands them to the
+    /// operating system).
+    pub fn sync(&mut self) -> Result<(), RolloutError> {
+        self.file.sync_data().map_err(|source| RolloutError::Write {
+            path: self.path.clone(),
+            source,
+        })
+    }
+
+    fn take_ordinal(&mut self) -> Option<u64> {
+        match &mut self.ordinals {
+            LineOrdinals::Omitted => None,
+            LineOrdinals::Sequential { next } => {
+                let ordinal = *next;
+                *next = next.saturating_add(1);
+                Some(ordinal)
+            }
+        }
+    }
+
+    fn write_line(&mut self, line: &RolloutLine) -> Result<(), RolloutError> {
+        self.buffer.clear();
+        serde_json::to_writer(&mut self.buffer, line).map_err(|source| {
+            RolloutError::Serialize {
+                line_type: line.item.line_type().to_string(),
+                source,
+            }
+        })?;
+        self.buffer.push(b'\n');
+        let write_error = |source| RolloutError::Write {
+            path: self.path.clone(),
+            source,
+        };
+        self.file.write_all(&self.buffer).map_err(write_error)?;
+        self.file.flush().map_err(write_error)
+    }
+}
