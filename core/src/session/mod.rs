@@ -39,6 +39,8 @@ pub use sink::RolloutSink;
 pub use sink::RolloutSinkError;
 pub use turn_context_item::turn_context_item;
 
+use crate::client::TokenUsageInfo;
+use crate::client::token_count_rollout_item;
 use crate::context::contextual_user_message::USER_TEXT_KIND;
 use crate::context::world_state::USER_ROLE;
 use crate::context::world_state::WorldStateSnapshot;
@@ -249,6 +251,16 @@ impl<S: RolloutSink> Session<S> {
             self.record_conversation_items(&turn_id, vec![item])?;
         }
         Ok(())
+    }
+
+    /// Records a response's token usage as a `token_count` event line (history is unchanged).
+    /// `info` is the thread's running total after that response; `None` records that the
+    /// server reported no usage.
+    pub fn record_token_count(
+        &mut self,
+        info: Option<&TokenUsageInfo>,
+    ) -> Result<(), SessionError> {
+        self.persist(token_count_rollout_item(info))
     }
 
     /// Closes the current turn (`task_complete`).

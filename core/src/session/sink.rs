@@ -2,6 +2,8 @@
 
 use codex_protocol::RolloutLine;
 
+use crate::rollout::RolloutWriter;
+
 /// Why a rollout line could not be stored.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -22,5 +24,13 @@ impl RolloutSink for Vec<RolloutLine> {
     fn append(&mut self, line: RolloutLine) -> Result<(), RolloutSinkError> {
         self.push(line);
         Ok(())
+    }
+}
+
+/// Lines go to a rollout file, each written whole and flushed before `append` returns.
+impl RolloutSink for RolloutWriter {
+    fn append(&mut self, line: RolloutLine) -> Result<(), RolloutSinkError> {
+        self.append_line(&line)
+            .map_err(|error| RolloutSinkError(Box::new(error)))
     }
 }
