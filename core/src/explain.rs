@@ -15,7 +15,6 @@ use serde::Serialize;
 
 use crate::context::initial_context::ContextSource;
 use crate::first_turn::FirstTurn;
-use crate::first_turn::RequestItemOrigin;
 use crate::first_turn::RequestItemSource;
 use crate::turn_context::TurnContext;
 
@@ -98,7 +97,86 @@ pub fn explain_first_turn(turn: &TurnContext, first: &FirstTurn) -> Explanation 
         .iter()
         .zip(&first.item_origins)
         .enumerate()
-        .map(|(index, (item, origin))| explain_item(turn, index, item, origin))
+        .map(|(index, (item, origin))| {
+            let (role, content, summary) = match item {
+                ResponseItem::Message { role, content, .. } => {
+                    (Some(role.clone()), content.as_slice(), None)
+                }
+                ResponseItem::AdditionalTools { role, tools, .. } => (
+                    Some(role.clone()),
+                    &[][..],
+                    Some(format!(
+                        "Responses Lite tool catalog: {} top-level entries",
+                        tools.len()
+                    )),
+                ),
+                ResponseItem::Reasoning { .. }
+                | ResponseItem::LocalShellCall { .. }
+                | ResponseItem::FunctionCall { .. }
+                | ResponseItem::FunctionCallOutput { .. }
+                | ResponseItem::CustomToolCall { .. }
+                | ResponseItem::CustomToolCallOutput { .. }
+                | ResponseItem::WebSearchCall { .. }
+                | ResponseItem::Compaction { .. }
+                | ResponseItem::Other(_) => (None, &[][..], None),
+            };
+            let role_name = role.as_deref().unwrap_or_default();
+            let entries = content
+                .iter()
+                .enumerate()
+                .map(|(position, part)| {
+                    let text = part.text().unwrap_or_default();
+                    let (source, built_from) = match &origin.source {
+                        RequestItemSource::LiteToolCatalog => {
+                            ("built-in tools".to_string(), Vec::new())
+                        }
+                        RequestItemSource::LiteBaseInstructions(base_source) => (
+                            "base instructions".to_string(),
+                            vec![base_source.label().to_string()],
+                        ),
+                        RequestItemSource::UserMessage => {
+                            ("user message".to_string(), vec!["--message".to_string()])
+                        }
+                        RequestItemSource::Context(sources) => match sources.get(position) {
+                            Some(ContextSource::DeveloperInstructions) => (
+                                "configuration".to_string(),
+                                vec!["developer_instructions".to_string()],
+                            ),
+                            Some(ContextSource::GuardianPolicy) => (
+                                "guardian reviewer policy".to_string(),
+                                vec!["developer_instructions".to_string()],
+                            ),
+                            Some(ContextSource::Section(id)) => (
+                                format!("world-state section `{id}`"),
+                                section_inputs(turn, id),
+                            ),
+                            None => ("unknown".to_string(), Vec::new()),
+                        },
+                    };
+                    EntryExplanation {
+                        kind: origin
+                            .content_kinds
+                            .get(position)
+                            .map(|kind| kind.as_str().to_string())
+                            .unwrap_or_else(|| {
+                                codex_protocol::ContentItemKind::UNKNOWN.to_string()
+                            }),
+                        source,
+                        built_from,
+                        bytes: text.len(),
+                        fingerprint: fingerprint(role_name, text),
+                    }
+                })
+                .collect();
+            ItemExplanation {
+                index,
+                item_type: item.item_type().to_string(),
+                role,
+                id: item.id().map(str::to_string),
+                summary,
+                entries,
+            }
+        })
         .collect();
 
     let mut agents_md = Vec::new();
@@ -126,97 +204,6 @@ pub fn explain_first_turn(turn: &TurnContext, first: &FirstTurn) -> Explanation 
         items,
         agents_md,
         warnings,
-    }
-}
-
-fn explain_item(
-    turn: &TurnContext,
-    index: usize,
-    item: &ResponseItem,
-    origin: &RequestItemOrigin,
-) -> ItemExplanation {
-    let (role, content, summary) = match item {
-        ResponseItem::Message { role, content, .. } => {
-            (Some(role.clone()), content.as_slice(), None)
-        }
-        ResponseItem::AdditionalTools { role, tools, .. } => (
-            Some(role.clone()),
-            &[][..],
-            Some(format!(
-                "Responses Lite tool catalog: {} top-level entries (built-in tools, prompts/templates/tools/)",
-                tools.len()
-            )),
-        ),
-        ResponseItem::Reasoning { .. }
-        | ResponseItem::LocalShellCall { .. }
-        | ResponseItem::FunctionCall { .. }
-        | ResponseItem::FunctionCallOutput { .. }
-        | ResponseItem::CustomToolCall { .. }
-        | ResponseItem::CustomToolCallOutput { .. }
-        | ResponseItem::WebSearchCall { .. }
-        | ResponseItem::Compaction { .. }
-        | ResponseItem::Other(_) => (None, &[][..], None),
-    };
-    let role_name = role.as_deref().unwrap_or_default();
-    let entries = content
-        .iter()
-        .enumerate()
-        .map(|(position, part)| {
-            let text = part.text().unwrap_or_default();
-            let (source, built_from) = describe_source(turn, &origin.source, position);
-            EntryExplanation {
-                kind: origin
-                    .content_kinds
-                    .get(position)
-                    .map(|kind| kind.as_str().to_string())
-                    .unwrap_or_else(|| codex_protocol::ContentItemKind::UNKNOWN.to_string()),
-                source,
-                built_from,
-                bytes: text.len(),
-                fingerprint: fingerprint(role_name, text),
-            }
-        })
-        .collect();
-    ItemExplanation {
-        index,
-        item_type: item.item_type().to_string(),
-        role,
-        id: item.id().map(str::to_string),
-        summary,
-        entries,
-    }
-}
-
-/// A short source label and what the entry was built from.
-fn describe_source(
-    turn: &TurnContext,
-    source: &RequestItemSource,
-    position: usize,
-) -> (String, Vec<String>) {
-    match source {
-        RequestItemSource::LiteToolCatalog => ("built-in tools".to_string(), Vec::new()),
-        RequestItemSource::LiteBaseInstructions(base_source) => (
-            "base instructions".to_string(),
-            vec![base_source.label().to_string()],
-        ),
-        RequestItemSource::UserMessage => {
-            ("user message".to_string(), vec!["--message".to_string()])
-        }
-        RequestItemSource::Context(sources) => match sources.get(position) {
-            Some(ContextSource::DeveloperInstructions) => (
-                "configuration".to_string(),
-                vec!["developer_instructions".to_string()],
-            ),
-            Some(ContextSource::GuardianPolicy) => (
-                "guardian reviewer policy".to_string(),
-                vec!["developer_instructions".to_string()],
-            ),
-            Some(ContextSource::Section(id)) => (
-                format!("world-state section `{id}`"),
-                section_inputs(turn, id),
-            ),
-            None => ("unknown".to_string(), Vec::new()),
-        },
     }
 }
 

@@ -123,9 +123,41 @@ pub struct AssembledTurn {
     pub first: FirstTurn,
 }
 
+/// A configured turn before any request is built (what `send` runs a session from).
+pub struct PreparedTurn {
+    pub config: Config,
+    pub turn: TurnContext,
+    pub templates: TemplateSet,
+    /// The generator the turn's ids came from; items and rollout lines continue from it.
+    pub ids: Arc<IdGenerator>,
+}
+
 /// Loads configuration, discovers AGENTS.md and builds the first request. Configuration and
 /// AGENTS.md warnings (truncated files included) go to stderr.
 pub fn assemble(args: &TurnArgs) -> anyhow::Result<AssembledTurn> {
+    let PreparedTurn {
+        turn,
+        templates,
+        ids,
+        ..
+    } = prepare_turn(args)?;
+    let tools = turn.builtin_tools()?;
+    let first = build_first_turn_request(
+        &turn,
+        tools,
+        &templates,
+        &ids,
+        FirstTurnOptions {
+            user_message: args.message.as_deref(),
+            ..FirstTurnOptions::default()
+        },
+    )?;
+    Ok(AssembledTurn { turn, first })
+}
+
+/// Loads configuration, discovers AGENTS.md and builds the turn context (warnings go to stderr,
+/// as for [`assemble`]).
+pub fn prepare_turn(args: &TurnArgs) -> anyhow::Result<PreparedTurn> {
     // Parsed here rather than by clap so that a bad value is a one-line error like the others.
     let personality = args
         .personality
@@ -187,7 +219,19 @@ pub fn assemble(args: &TurnArgs) -> anyhow::Result<AssembledTurn> {
         warn!("{warning}");
     }
 
-    let ids = id_generator(&config)?;
+    // A seeded clock starts at midnight UTC of the session's date, so `--seed` with a pinned
+    // date reproduces every id and timestamp; without a seed the live clock is used.
+    let ids = match config.seed {
+        Some(seed) => {
+            let start: jiff::Timestamp = format!("{}T00:00:00Z", config.current_date)
+                .parse()
+                .with_context(|| {
+                    format!("cannot start the seeded clock on {}", config.current_date)
+                })?;
+            IdGenerator::seeded(seed, start)
+        }
+        None => IdGenerator::live(),
+    };
     let mut turn = TurnContext::from_config(
         &config,
         TurnContextSources {
@@ -201,30 +245,12 @@ pub fn assemble(args: &TurnArgs) -> anyhow::Result<AssembledTurn> {
     if args.lite {
         turn.model.use_responses_lite = true;
     }
-    let tools = turn.builtin_tools()?;
-    let first = build_first_turn_request(
-        &turn,
-        tools,
-        &templates,
-        &ids,
-        FirstTurnOptions {
-            user_message: args.message.as_deref(),
-            ..FirstTurnOptions::default()
-        },
-    )?;
-    Ok(AssembledTurn { turn, first })
-}
-
-/// A seeded generator starting at midnight UTC of the session's date, so `--seed` together with
-/// a pinned date reproduces every id and timestamp; the live clock otherwise.
-fn id_generator(config: &Config) -> anyhow::Result<IdGenerator> {
-    let Some(seed) = config.seed else {
-        return Ok(IdGenerator::live());
-    };
-    let start: jiff::Timestamp = format!("{}T00:00:00Z", config.current_date)
-        .parse()
-        .with_context(|| format!("cannot start the seeded clock on {}", config.current_date))?;
-    Ok(IdGenerator::seeded(seed, start))
+    Ok(PreparedTurn {
+        config,
+        turn,
+        templates,
+        ids: Arc::new(ids),
+    })
 }
 
 pub fn run(args: &RequestArgs) -> anyhow::Result<String> {

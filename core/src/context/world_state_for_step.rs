@@ -141,8 +141,40 @@ pub fn build_world_state_for_step(
         templates,
     ))?;
     if turn.inclusion.permissions_instructions.is_included() {
+        // Temporary directories are not probed, so the text is reproducible.
+        let messages = model.model_messages.as_ref();
+        let builder = PermissionsInstructions::builder_from_policy(
+            &turn.sandbox_policy,
+            &turn.cwd,
+            &TemporaryDirectories::default(),
+            turn.approval_policy,
+        )
+        .approvals_reviewer(turn.approvals_reviewer)
+        .exec_permission_approvals(if features.enabled(Feature::ExecPermissionApprovals) {
+            ExecPermissionApprovals::Enabled
+        } else {
+            ExecPermissionApprovals::Disabled
+        })
+        .request_permissions_tool(if features.enabled(Feature::RequestPermissionsTool) {
+            RequestPermissionsTool::Available
+        } else {
+            RequestPermissionsTool::Unavailable
+        })
+        .catalog_permission_messages(
+            messages
+                .and_then(|messages| messages.permissions.as_ref())
+                .map(CatalogPermissionMessages::from)
+                .unwrap_or_default(),
+        )
+        .catalog_approval_messages(
+            messages
+                .and_then(|messages| messages.approvals.as_ref())
+                .map(CatalogApprovalMessages::from)
+                .unwrap_or_default(),
+        );
+        // The section adds the approved prefixes itself.
         world_state.add_section(PermissionsSection::new(
-            permissions_builder(turn),
+            builder,
             turn.approved_command_prefixes.clone(),
             templates,
         ))?;
@@ -170,7 +202,23 @@ pub fn build_world_state_for_step(
     }
     let environment_context = turn.inclusion.environment_context.is_included();
     if environment_context {
-        world_state.add_section(EnvironmentsSection::new(environments_inputs(turn))?)?;
+        world_state.add_section(EnvironmentsSection::new(EnvironmentsSectionInputs {
+            environments: turn
+                .environments
+                .iter()
+                .map(|environment| EnvironmentInputs {
+                    id: environment.id.clone(),
+                    cwd: environment.cwd.clone(),
+                    status: environment.status,
+                    shell: environment.shell.clone(),
+                })
+                .collect(),
+            current_date: Some(turn.current_date.clone()),
+            timezone: Some(turn.timezone.clone()),
+            network: turn.network.clone(),
+            filesystem: Some(filesystem_context(turn)),
+            subagents: None,
+        })?)?;
     }
     world_state.add_section(EnvironmentsInstructionsSection::new(
         GuidanceSectionInputs {
@@ -232,61 +280,6 @@ pub fn build_world_state_for_step(
         ))?;
     }
     Ok(world_state)
-}
-
-/// The `<permissions instructions>` of the turn's policies, without approved prefixes (the
-/// section adds them). Temporary directories are not probed, so the text is reproducible.
-fn permissions_builder(turn: &TurnContext) -> codex_prompts::PermissionsInstructionsBuilder {
-    let messages = turn.model.model_messages.as_ref();
-    PermissionsInstructions::builder_from_policy(
-        &turn.sandbox_policy,
-        &turn.cwd,
-        &TemporaryDirectories::default(),
-        turn.approval_policy,
-    )
-    .approvals_reviewer(turn.approvals_reviewer)
-    .exec_permission_approvals(if turn.features.enabled(Feature::ExecPermissionApprovals) {
-        ExecPermissionApprovals::Enabled
-    } else {
-        ExecPermissionApprovals::Disabled
-    })
-    .request_permissions_tool(if turn.features.enabled(Feature::RequestPermissionsTool) {
-        RequestPermissionsTool::Available
-    } else {
-        RequestPermissionsTool::Unavailable
-    })
-    .catalog_permission_messages(
-        messages
-            .and_then(|messages| messages.permissions.as_ref())
-            .map(CatalogPermissionMessages::from)
-            .unwrap_or_default(),
-    )
-    .catalog_approval_messages(
-        messages
-            .and_then(|messages| messages.approvals.as_ref())
-            .map(CatalogApprovalMessages::from)
-            .unwrap_or_default(),
-    )
-}
-
-fn environments_inputs(turn: &TurnContext) -> EnvironmentsSectionInputs {
-    EnvironmentsSectionInputs {
-        environments: turn
-            .environments
-            .iter()
-            .map(|environment| EnvironmentInputs {
-                id: environment.id.clone(),
-                cwd: environment.cwd.clone(),
-                status: environment.status,
-                shell: environment.shell.clone(),
-            })
-            .collect(),
-        current_date: Some(turn.current_date.clone()),
-        timezone: Some(turn.timezone.clone()),
-        network: turn.network.clone(),
-        filesystem: Some(filesystem_context(turn)),
-        subagents: None,
-    }
 }
 
 /// The `<filesystem>` description of the sandbox policy: the workspace root (the cwd) and the

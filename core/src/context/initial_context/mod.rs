@@ -158,16 +158,63 @@ pub fn build_initial_context_with_world_state(
             fragment,
             source: ContextSource::Section(section.section_id().to_string()),
         };
-        route(&mut buckets, routed);
+        // Routing of session_assembly §2 step 6.
+        let fragment = routed.fragment.as_ref();
+        if fragment.role() != DEVELOPER_ROLE {
+            buckets.contextual_user.push(routed);
+            continue;
+        }
+        let markers = fragment.markers();
+        if markers == MODEL_SWITCH.markers() {
+            // The new model's instructions must precede the rest of the developer context.
+            buckets.developer.insert(0, routed);
+        } else if markers.0 == MULTI_AGENT_MODE.start_marker {
+            buckets.multi_agent_mode = Some(routed);
+        } else if markers == MANAGED_DEVELOPER_INSTRUCTIONS.markers() {
+            buckets.managed_developer_instructions = Some(routed);
+        } else if markers == MULTI_AGENT_ROLE.markers()
+            || (fragment.requires_separate_message() && markers == ("", ""))
+        {
+            buckets.separate_developer.push(routed);
+        } else {
+            buckets.developer.push(routed);
+        }
     }
 
     let turn_id = turn.turn_id.as_str();
     let mut messages = Vec::new();
+    // One message per bucket, one annotated `input_text` per fragment; empty buckets add
+    // nothing.
     let mut emit = |role: &'static str, entries: Vec<Routed>| {
-        if let Some(mut message) = bucket_message(role, entries) {
-            message.item.set_turn_id_if_missing(turn_id);
-            messages.push(message);
+        if entries.is_empty() {
+            return;
         }
+        let mut content = Vec::with_capacity(entries.len());
+        let mut kinds = Vec::with_capacity(entries.len());
+        let mut sources = Vec::with_capacity(entries.len());
+        for Routed { fragment, source } in entries {
+            let (item, kind): (ContentItem, ContentItemKind) =
+                fragment.render_fragment().into_parts().1.into_parts();
+            content.push(item);
+            kinds.push(kind);
+            sources.push(source);
+        }
+        let mut item = ResponseItem::Message {
+            encrypted_content: None,
+            status: None,
+            id: None,
+            role: role.to_string(),
+            content,
+            phase: None,
+            internal_chat_message_metadata_passthrough: Some(
+                InternalChatMessageMetadataPassthrough {
+                    content_item_kinds: Some(kinds),
+                    ..InternalChatMessageMetadataPassthrough::default()
+                },
+            ),
+        };
+        item.set_turn_id_if_missing(turn_id);
+        messages.push(ContextMessage { item, sources });
     };
     emit(DEVELOPER_ROLE, buckets.developer);
     for routed in buckets.separate_developer {
@@ -187,60 +234,6 @@ pub fn build_initial_context_with_world_state(
         buckets.managed_developer_instructions.into_iter().collect(),
     );
     InitialContext { messages }
-}
-
-/// Puts one world-state fragment into its bucket (session_assembly §2 step 6).
-fn route(buckets: &mut Buckets, routed: Routed) {
-    let fragment = routed.fragment.as_ref();
-    if fragment.role() != DEVELOPER_ROLE {
-        buckets.contextual_user.push(routed);
-        return;
-    }
-    let markers = fragment.markers();
-    if markers == MODEL_SWITCH.markers() {
-        // The new model's instructions must precede the rest of the developer context.
-        buckets.developer.insert(0, routed);
-    } else if markers.0 == MULTI_AGENT_MODE.start_marker {
-        buckets.multi_agent_mode = Some(routed);
-    } else if markers == MANAGED_DEVELOPER_INSTRUCTIONS.markers() {
-        buckets.managed_developer_instructions = Some(routed);
-    } else if markers == MULTI_AGENT_ROLE.markers()
-        || (fragment.requires_separate_message() && markers == ("", ""))
-    {
-        buckets.separate_developer.push(routed);
-    } else {
-        buckets.developer.push(routed);
-    }
-}
-
-/// One message carrying every fragment of a bucket, or `None` for an empty bucket.
-fn bucket_message(role: &'static str, entries: Vec<Routed>) -> Option<ContextMessage> {
-    if entries.is_empty() {
-        return None;
-    }
-    let mut content = Vec::with_capacity(entries.len());
-    let mut kinds = Vec::with_capacity(entries.len());
-    let mut sources = Vec::with_capacity(entries.len());
-    for Routed { fragment, source } in entries {
-        let (item, kind): (ContentItem, ContentItemKind) =
-            fragment.render_fragment().into_parts().1.into_parts();
-        content.push(item);
-        kinds.push(kind);
-        sources.push(source);
-    }
-    let item = ResponseItem::Message {
-        encrypted_content: None,
-        status: None,
-        id: None,
-        role: role.to_string(),
-        content,
-        phase: None,
-        internal_chat_message_metadata_passthrough: Some(InternalChatMessageMetadataPassthrough {
-            content_item_kinds: Some(kinds),
-            ..InternalChatMessageMetadataPassthrough::default()
-        }),
-    };
-    Some(ContextMessage { item, sources })
 }
 
 #[cfg(test)]
