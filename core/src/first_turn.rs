@@ -165,8 +165,9 @@ pub fn build_first_turn_request(
     })
 }
 
-/// The `x-codex-turn-metadata` of a root thread's first turn request.
-fn turn_metadata(turn: &TurnContext, ids: &IdGenerator) -> TurnMetadata {
+/// The `x-codex-turn-metadata` of a root thread's turn request (the first one here; scripted
+/// sessions use it for every turn).
+pub fn turn_metadata(turn: &TurnContext, ids: &IdGenerator) -> TurnMetadata {
     let sandbox = match &turn.sandbox_policy {
         SandboxPolicy::DangerFullAccess | SandboxPolicy::ExternalSandbox { .. } => "none",
         SandboxPolicy::ReadOnly { .. } | SandboxPolicy::WorkspaceWrite { .. } => "seccomp",

@@ -84,6 +84,18 @@ impl IdGenerator {
         })
     }
 
+    /// Restarts this generator exactly as [`IdGenerator::seeded`] would start it, whatever it
+    /// was before. A driver that gives every turn its own stream this way draws the same ids for
+    /// a turn whether the thread ran straight through or was resumed from its rollout.
+    pub fn reseed(&self, seed: u64, start: Timestamp) {
+        *self.lock() = GeneratorState {
+            clock: Clock::Stepped {
+                next_micros: start.as_microsecond(),
+            },
+            random: SplitMix64::new(seed),
+        };
+    }
+
     fn with_state(state: GeneratorState) -> Self {
         Self {
             state: Mutex::new(state),

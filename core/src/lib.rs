@@ -14,6 +14,7 @@ pub mod inspect;
 pub mod layout;
 pub mod request;
 pub mod rollout;
+pub mod script;
 pub mod session;
 pub mod tools;
 pub mod turn_context;

@@ -1,0 +1,214 @@
+//! The script file: `{"session": {CONFIG}, "turns": [TURN, …]}` where a turn is
+//! `{"set": {CONFIG}, "user": "text", "assistant": "reply", "compact": "summary", "resume": true}`
+//! and CONFIG holds config.toml keys. Keys are checked strictly: an unknown one is an error that
+//! names it and where it is (`script.json: turns[2]: unknown key "asistant"`).
+
+use std::path::Path;
+use std::path::PathBuf;
+
+use serde_json::Map;
+use serde_json::Value;
+
+use super::ScriptError;
+use super::SettingsLayer;
+
+/// Keys of the script object.
+pub const SCRIPT_KEYS: &[&str] = &["session", "turns"];
+/// Keys of one turn object.
+pub const TURN_KEYS: &[&str] = &["set", "user", "assistant", "compact", "resume"];
+
+/// A parsed script.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Script {
+    /// How messages name the script (the path as given).
+    pub name: String,
+    /// The script's folder: relative paths in it (`cwd`, …) are resolved here.
+    pub base_dir: PathBuf,
+    /// Settings every turn starts from (`session`).
+    pub session: SettingsLayer,
+    pub turns: Vec<TurnScript>,
+}
+
+/// One turn of a script. New turn events are new optional fields here (and keys in
+/// [`TURN_KEYS`]), handled by [`ScriptedSession::run_turn`](super::ScriptedSession::run_turn).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TurnScript {
+    /// Settings changed from this turn on (`set`); empty when the turn changes nothing.
+    pub set: SettingsLayer,
+    /// What the user types.
+    pub user: String,
+    /// The model's answer to the turn's request.
+    pub assistant: AssistantReply,
+    /// Compact the history with this summary before the turn (`compact`).
+    pub compact: Option<String>,
+    /// Whether the session is rebuilt from its rollout before the turn (`resume`).
+    pub continuity: SessionContinuity,
+}
+
+/// Where the model's output of a turn comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum AssistantReply {
+    /// The script gives no reply: nothing is recorded as the model's output.
+    #[default]
+    Absent,
+    /// `assistant`: recorded as the model's output message.
+    Scripted(String),
+}
+
+/// How a turn follows the previous one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SessionContinuity {
+    /// The same in-memory session goes on.
+    #[default]
+    Continue,
+    /// `"resume": true`: before the turn the session is reconstructed from the rollout lines
+    /// written so far, as `session resume` does, and continues writing after them. The
+    /// script's settings still apply.
+    ResumeFromRollout,
+}
+
+impl TurnScript {
+    /// A turn that only sends `text`.
+    pub fn user(text: impl Into<String>) -> Self {
+        Self {
+            set: SettingsLayer::empty("set"),
+            user: text.into(),
+            assistant: AssistantReply::Absent,
+            compact: None,
+            continuity: SessionContinuity::Continue,
+        }
+    }
+}
+
+impl Script {
+    /// Reads and parses the script at `path`; relative paths in it resolve against its folder.
+    pub fn load(path: &Path) -> Result<Script, ScriptError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ScriptError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let folder = path.parent().unwrap_or(Path::new(""));
+        let folder = if folder.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            folder
+        };
+        let base_dir = std::path::absolute(folder).map_err(|source| ScriptError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::parse(&text, &path.display().to_string(), &base_dir)
+    }
+
+    /// Parses script text. `name` prefixes every message; `base_dir` must be absolute.
+    pub fn parse(text: &str, name: &str, base_dir: &Path) -> Result<Script, ScriptError> {
+        let document: Value = serde_json::from_str(text).map_err(|source| ScriptError::Json {
+            name: name.to_string(),
+            source,
+        })?;
+        let Value::Object(document) = document else {
+            return Err(ScriptError::invalid(
+                name,
+                "a script is a JSON object with \"turns\"",
+            ));
+        };
+        check_keys(&document, SCRIPT_KEYS, name)?;
+        let session = match document.get("session") {
+            Some(Value::Object(config)) => {
+                SettingsLayer::from_json(&format!("{name}: session"), config, base_dir)?
+            }
+            Some(_) => {
+                return Err(ScriptError::invalid(
+                    format!("{name}: session"),
+                    "must be an object of config keys",
+                ));
+            }
+            None => SettingsLayer::empty(format!("{name}: session")),
+        };
+        let turns = match document.get("turns") {
+            Some(Value::Array(turns)) => turns,
+            Some(_) => {
+                return Err(ScriptError::invalid(
+                    format!("{name}: turns"),
+                    "must be an array of turn objects",
+                ));
+            }
+            None => return Err(ScriptError::invalid(name, "missing key \"turns\"")),
+        };
+        let turns = turns
+            .iter()
+            .enumerate()
+            .map(|(index, turn)| parse_turn(turn, &format!("{name}: turns[{index}]"), base_dir))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Script {
+            name: name.to_string(),
+            base_dir: base_dir.to_path_buf(),
+            session,
+            turns,
+        })
+    }
+}
+
+fn parse_turn(turn: &Value, location: &str, base_dir: &Path) -> Result<TurnScript, ScriptError> {
+    let Value::Object(turn) = turn else {
+        return Err(ScriptError::invalid(location, "a turn must be an object"));
+    };
+    check_keys(turn, TURN_KEYS, location)?;
+    let text = |key: &str| match turn.get(key) {
+        None => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(_) => Err(ScriptError::invalid(
+            format!("{location}.{key}"),
+            "must be a string",
+        )),
+    };
+    let user =
+        text("user")?.ok_or_else(|| ScriptError::invalid(location, "missing key \"user\""))?;
+    let set = match turn.get("set") {
+        None => SettingsLayer::empty(format!("{location}.set")),
+        Some(Value::Object(config)) => {
+            SettingsLayer::from_json(&format!("{location}.set"), config, base_dir)?
+        }
+        Some(_) => {
+            return Err(ScriptError::invalid(
+                format!("{location}.set"),
+                "must be an object of config keys",
+            ));
+        }
+    };
+    let continuity = match turn.get("resume") {
+        None | Some(Value::Bool(false)) => SessionContinuity::Continue,
+        Some(Value::Bool(true)) => SessionContinuity::ResumeFromRollout,
+        Some(_) => {
+            return Err(ScriptError::invalid(
+                format!("{location}.resume"),
+                "must be true or false",
+            ));
+        }
+    };
+    Ok(TurnScript {
+        set,
+        user,
+        assistant: text("assistant")?.map_or(AssistantReply::Absent, AssistantReply::Scripted),
+        compact: text("compact")?,
+        continuity,
+    })
+}
+
+/// The first key of `object` (in file order) that is not in `known`, as an error.
+fn check_keys(
+    object: &Map<String, Value>,
+    known: &[&str],
+    location: &str,
+) -> Result<(), ScriptError> {
+    match object.keys().find(|key| !known.contains(&key.as_str())) {
+        Some(key) => Err(ScriptError::invalid(
+            location,
+            format!(
+                "unknown key \"{key}\" (expected one of: {})",
+                known.join(", ")
+            ),
+        )),
+        None => Ok(()),
+    }
+}

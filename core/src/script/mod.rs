@@ -1,0 +1,51 @@
+//! Scripted sessions: a JSON script of turns (settings changes, user messages, scripted model
+//! replies, compactions, resumes) played through a [`Session`](crate::session::Session), with
+//! every request the thread sends, byte for byte.
+//!
+//! - [`Script`] parses the file strictly; CONFIG objects and `--set key=value`
+//!   become [`SettingsLayer`]s that [`load_config`] stacks over `config.toml`.
+//! - [`ScriptedSession`] drives one thread turn by turn: [`ScriptedSession::start`],
+//!   [`ScriptedSession::resume`] and [`ScriptedSession::fork`] open it,
+//!   [`ScriptedSession::run_turn`] plays a [`TurnScript`] and returns its [`ScriptRequest`].
+//!   The model's output comes from a [`TurnResponder`] ([`ScriptedReplies`] plays the
+//!   script's `assistant` texts; a live responder can ask an endpoint instead).
+//! - [`run_script`] plays a whole script, or its remaining turns after a rollout.
+//! - [`render_requests_jsonl`] / [`render_requests_layout`] print the requests.
+//!
+//! Runs are deterministic when the script pins `seed`, `current_date`, `timezone` and `shell`:
+//! ids come from per-turn seeded streams, so running to turn k, resuming from the rollout and
+//! running on gives the same requests as running straight through.
+
+mod driver;
+mod error;
+mod format;
+mod render;
+mod responder;
+mod runner;
+mod settings;
+mod sink;
+mod thread;
+
+pub use driver::ContextMode;
+pub use driver::ScriptRequest;
+pub use driver::ScriptedSession;
+pub use driver::SessionEnvironment;
+pub use error::ScriptError;
+pub use format::AssistantReply;
+pub use format::SCRIPT_KEYS;
+pub use format::Script;
+pub use format::SessionContinuity;
+pub use format::TURN_KEYS;
+pub use format::TurnScript;
+pub use render::render_requests_jsonl;
+pub use render::render_requests_layout;
+pub use responder::ScriptedReplies;
+pub use responder::TurnResponder;
+pub use runner::ScriptRun;
+pub use runner::ScriptStart;
+pub use runner::run_script;
+pub use settings::CodexHome;
+pub use settings::SettingsLayer;
+pub use settings::load_config;
+pub use sink::ScriptSink;
+pub use thread::recorded_settings;

@@ -1,0 +1,87 @@
+//! Running a whole script, or the rest of one from a rollout.
+
+use codex_protocol::RolloutLine;
+
+use super::ContextMode;
+use super::Script;
+use super::ScriptError;
+use super::ScriptRequest;
+use super::ScriptSink;
+use super::ScriptedSession;
+use super::SessionContinuity;
+use super::SessionEnvironment;
+use super::SettingsLayer;
+use super::TurnResponder;
+use super::load_config;
+use crate::rollout::LoadedRollout;
+
+/// What a script run produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScriptRun {
+    /// One request per turn run, in order.
+    pub requests: Vec<ScriptRequest>,
+    /// Every rollout line this run wrote, in order.
+    pub rollout: Vec<RolloutLine>,
+}
+
+/// How a run starts.
+#[derive(Debug, Clone, Copy)]
+pub enum ScriptStart<'a> {
+    /// A new thread from the first turn.
+    Beginning,
+    /// Continue the thread `rollout` holds (written by turns before `turn`) at `turn`.
+    Resume {
+        rollout: &'a LoadedRollout,
+        turn: usize,
+    },
+}
+
+/// Runs `script` from `start` to its end. Turn `i` is configured by the script's `session`
+/// then every `set` of turns `0..=i`; lines go to `sink`.
+pub fn run_script(
+    script: &Script,
+    env: &SessionEnvironment,
+    start: ScriptStart<'_>,
+    sink: ScriptSink,
+    mode: ContextMode,
+    responder: &mut dyn TurnResponder,
+) -> Result<ScriptRun, ScriptError> {
+    let first_turn = match start {
+        ScriptStart::Beginning => 0,
+        ScriptStart::Resume { turn, .. } => turn,
+    };
+    let mut layers: Vec<&SettingsLayer> = vec![&script.session];
+    layers.extend(script.turns.iter().take(first_turn).map(|turn| &turn.set));
+    let mut state = RunState::Pending(sink);
+    let mut requests = Vec::new();
+    for (index, turn) in script.turns.iter().enumerate().skip(first_turn) {
+        layers.push(&turn.set);
+        let location = format!("{}: turns[{index}]", script.name);
+        let config = load_config(&layers, &env.codex_home, &env.config_env, &location)?;
+        let mut session = match (state, start) {
+            (RunState::Running(session), _) => match turn.continuity {
+                SessionContinuity::Continue => *session,
+                SessionContinuity::ResumeFromRollout => session.reload(&config)?,
+            },
+            (RunState::Pending(sink), ScriptStart::Beginning) => {
+                ScriptedSession::start(env, &config, sink, mode)?
+            }
+            (RunState::Pending(sink), ScriptStart::Resume { rollout, .. }) => {
+                ScriptedSession::resume(env, rollout, &config, sink, mode)?
+            }
+        };
+        requests.push(session.run_turn(&config, turn, responder)?);
+        state = RunState::Running(Box::new(session));
+    }
+    let rollout = match state {
+        RunState::Pending(sink) => sink.into_lines(),
+        RunState::Running(session) => session.into_sink().into_lines(),
+    };
+    Ok(ScriptRun { requests, rollout })
+}
+
+/// Before the first turn run the sink waits; afterwards the session owns it.
+enum RunState<'env> {
+    Pending(ScriptSink),
+    Running(Box<ScriptedSession<'env>>),
+}

@@ -1,0 +1,310 @@
+//! Layers of settings — a script's `session` and each turn's `set`, `--set key=value`, the
+//! settings a rollout recorded — and the configuration they load into. Layers apply in order over
+//! `$CODEX_HOME/config.toml`, later ones winning (feature toggles merge per key).
+
+use std::path::Path;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use codex_protocol::TurnContextItem;
+use serde_json::Map;
+use serde_json::Value;
+
+use super::ScriptError;
+use crate::config::CliOverride;
+use crate::config::Config;
+use crate::config::ConfigEnv;
+use crate::config::ConfigOverrides;
+use crate::config::ConfigToml;
+use crate::config::Feature;
+use crate::config::KNOWN_KEYS;
+
+/// Keys whose values are paths; relative ones resolve against the layer's folder.
+const PATH_KEYS: [&str; 3] = ["cwd", "model_catalog", "model_instructions_file"];
+
+/// Name of the configuration folder an isolated session pretends to use. It is never created,
+/// so no `config.toml` is read from it; global AGENTS.md is skipped altogether.
+const ISOLATED_CODEX_HOME: &str = "codex-context-isolated-home";
+
+/// Where configuration and the global AGENTS.md come from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum CodexHome {
+    /// No `config.toml`, no global AGENTS.md: only the script's own settings count.
+    #[default]
+    Isolated,
+    /// This folder's `config.toml` and AGENTS.md, as `--codex-home` names it.
+    Dir(PathBuf),
+}
+
+impl CodexHome {
+    /// The global AGENTS.md folder, when there is one.
+    pub fn agents_md_home(&self) -> Option<PathBuf> {
+        match self {
+            Self::Isolated => None,
+            Self::Dir(dir) => Some(dir.clone()),
+        }
+    }
+}
+
+/// Config values set in one place, in the order they were given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SettingsLayer {
+    origin: String,
+    overrides: Vec<CliOverride>,
+}
+
+impl SettingsLayer {
+    /// A layer that sets nothing; `origin` names it in messages.
+    pub fn empty(origin: impl Into<String>) -> Self {
+        Self {
+            origin: origin.into(),
+            overrides: Vec::new(),
+        }
+    }
+
+    /// A script's CONFIG object. Keys are config.toml keys; `origin` is the object's place
+    /// (`script.json: turns[2].set`); relative paths resolve against `base_dir`.
+    pub fn from_json(
+        origin: &str,
+        object: &Map<String, Value>,
+        base_dir: &Path,
+    ) -> Result<Self, ScriptError> {
+        let mut layer = Self::empty(origin);
+        for (key, value) in object {
+            let location = format!("{origin}.{key}");
+            let value = json_to_toml(value)
+                .map_err(|message| ScriptError::invalid(location.clone(), message))?;
+            let raw = format!("{key}={value}");
+            layer.push(
+                origin,
+                &location,
+                CliOverride {
+                    raw,
+                    path: vec![key.clone()],
+                    value,
+                },
+                base_dir,
+            )?;
+        }
+        Ok(layer)
+    }
+
+    /// `key=value` assignments as `-c` takes them (TOML values, bare strings allowed, dotted
+    /// `features.NAME`). Each is checked on its own and named `--set key=value` in messages.
+    pub fn from_assignments(
+        origin: &str,
+        assignments: &[String],
+        base_dir: &Path,
+    ) -> Result<Self, ScriptError> {
+        let mut layer = Self::empty(origin);
+        for raw in assignments {
+            let location = format!("{origin} {raw}");
+            let assignment = CliOverride::from_str(raw).map_err(|error| {
+                // The message names the argument as `-c` would; the location already does.
+                let message = error.to_string();
+                let own = message
+                    .strip_prefix(&format!("-c {raw}: "))
+                    .unwrap_or(&message);
+                ScriptError::invalid(location.clone(), own)
+            })?;
+            layer.push(&location, &location, assignment, base_dir)?;
+        }
+        Ok(layer)
+    }
+
+    /// The settings a `turn_context` line recorded that a resumed session keeps by default:
+    /// model, cwd, approval policy, sandbox mode, personality, collaboration mode, realtime and
+    /// reasoning settings. Date, time zone and shell are not among them: they are read afresh.
+    pub fn recorded(origin: &str, item: &TurnContextItem) -> Result<Self, ScriptError> {
+        let mut entries = Map::new();
+        let mut put = |key: &str, value: Result<Value, serde_json::Error>| match value {
+            Ok(Value::Null) => {}
+            Ok(value) => {
+                entries.insert(key.to_string(), value);
+            }
+            Err(error) => tracing::warn!(key, "cannot carry a recorded setting over: {error}"),
+        };
+        put("model", Ok(Value::String(item.model.clone())));
+        put(
+            "approval_policy",
+            serde_json::to_value(item.approval_policy),
+        );
+        put(
+            "sandbox_mode",
+            serde_json::to_value(item.sandbox_policy.mode()),
+        );
+        put("personality", serde_json::to_value(item.personality));
+        put(
+            "collaboration_mode",
+            serde_json::to_value(item.collaboration_mode.as_ref().map(|mode| mode.mode)),
+        );
+        put("realtime", serde_json::to_value(item.realtime_active));
+        put("model_reasoning_effort", serde_json::to_value(&item.effort));
+        put(
+            "model_reasoning_summary",
+            serde_json::to_value(item.summary),
+        );
+        let mut layer = Self::from_json(origin, &entries, Path::new("/"))?;
+        // A recorded cwd may be gone on this machine; a later layer can still replace it, so its
+        // existence is checked once the configuration is loaded.
+        layer.overrides.push(CliOverride {
+            raw: format!("cwd={}", item.cwd.display()),
+            path: vec!["cwd".to_string()],
+            value: toml::Value::String(item.cwd.display().to_string()),
+        });
+        Ok(layer)
+    }
+
+    /// Where the layer came from, for messages.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.overrides.is_empty()
+    }
+
+    /// The (absolute) path a path key is set to here.
+    pub fn path(&self, key: &str) -> Option<PathBuf> {
+        self.overrides
+            .iter()
+            .rev()
+            .find(|entry| entry.path.len() == 1 && entry.path[0] == key)
+            .and_then(|entry| entry.value.as_str())
+            .map(PathBuf::from)
+    }
+
+    /// Checks one entry and appends it. `unknown_location` prefixes an unknown-key message,
+    /// `location` every other one.
+    fn push(
+        &mut self,
+        unknown_location: &str,
+        location: &str,
+        mut entry: CliOverride,
+        base_dir: &Path,
+    ) -> Result<(), ScriptError> {
+        let invalid = |message: String| ScriptError::invalid(location, message);
+        let Some((key, rest)) = entry.path.split_first() else {
+            return Err(invalid("empty key".to_string()));
+        };
+        let key = key.clone();
+        if !KNOWN_KEYS.contains(&key.as_str()) {
+            return Err(ScriptError::invalid(
+                unknown_location,
+                format!("unknown key \"{key}\""),
+            ));
+        }
+        let feature_names: Vec<&str> = match (key.as_str(), rest, &entry.value) {
+            ("features", [], toml::Value::Table(table)) => {
+                table.keys().map(String::as_str).collect()
+            }
+            ("features", [name], _) => vec![name.as_str()],
+            (_, [], _) => Vec::new(),
+            (_, _, _) => return Err(invalid(format!("`{key}` has no sub-keys"))),
+        };
+        if let Some(unknown) = feature_names
+            .iter()
+            .find(|name| Feature::from_key(name).is_none())
+        {
+            return Err(invalid(format!("unknown feature \"{unknown}\"")));
+        }
+        if PATH_KEYS.contains(&key.as_str()) {
+            let Some(text) = entry.value.as_str() else {
+                return Err(invalid("must be a path string".to_string()));
+            };
+            let path = base_dir.join(text);
+            if key == "cwd" && !path.is_dir() {
+                return Err(invalid(format!(
+                    "directory {} does not exist",
+                    path.display()
+                )));
+            }
+            entry.value = toml::Value::String(path.display().to_string());
+        }
+        if key == "current_date"
+            && let Some(date) = entry.value.as_str()
+            && date
+                .parse::<jiff::civil::Date>()
+                .ok()
+                .map(|parsed| parsed.to_string())
+                .as_deref()
+                != Some(date)
+        {
+            return Err(invalid(format!(
+                "`{date}` is not a date in YYYY-MM-DD form"
+            )));
+        }
+        // The value must fit the key's type: read it as a one-key config layer.
+        let mut nested = entry.value.clone();
+        for segment in rest.iter().rev() {
+            nested = toml::Value::Table(toml::Table::from_iter([(segment.clone(), nested)]));
+        }
+        toml::Value::Table(toml::Table::from_iter([(key, nested)]))
+            .try_into::<ConfigToml>()
+            .map_err(|error| invalid(error.message().trim().replace('\n', " ")))?;
+        self.overrides.push(entry);
+        Ok(())
+    }
+}
+
+/// A JSON value as the TOML value config layers hold.
+fn json_to_toml(value: &Value) -> Result<toml::Value, String> {
+    Ok(match value {
+        Value::Null => return Err("null is not a value (leave the key out)".to_string()),
+        Value::Bool(flag) => toml::Value::Boolean(*flag),
+        Value::Number(number) => match (number.as_i64(), number.as_f64()) {
+            (Some(integer), _) => toml::Value::Integer(integer),
+            (None, Some(float)) if number.is_f64() => toml::Value::Float(float),
+            (None, _) => return Err(format!("{number} is out of range")),
+        },
+        Value::String(text) => toml::Value::String(text.clone()),
+        Value::Array(values) => toml::Value::Array(
+            values
+                .iter()
+                .map(json_to_toml)
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+        Value::Object(entries) => toml::Value::Table(
+            entries
+                .iter()
+                .map(|(key, value)| Ok((key.clone(), json_to_toml(value)?)))
+                .collect::<Result<toml::Table, String>>()?,
+        ),
+    })
+}
+
+/// Loads configuration: `codex_home`'s config.toml, then `layers` in order. `location` names
+/// what is being loaded in messages (`script.json: turns[2]`).
+pub fn load_config(
+    layers: &[&SettingsLayer],
+    codex_home: &CodexHome,
+    env: &ConfigEnv,
+    location: &str,
+) -> Result<Config, ScriptError> {
+    let home = match codex_home {
+        CodexHome::Isolated => std::env::temp_dir().join(ISOLATED_CODEX_HOME),
+        CodexHome::Dir(dir) => dir.clone(),
+    };
+    let flags = ConfigOverrides {
+        codex_home: Some(home),
+        ..ConfigOverrides::default()
+    };
+    let overrides: Vec<CliOverride> = layers
+        .iter()
+        .flat_map(|layer| layer.overrides.iter().cloned())
+        .collect();
+    let config = Config::load(&flags, &overrides, env).map_err(|source| ScriptError::Config {
+        location: location.to_string(),
+        source,
+    })?;
+    for warning in &config.warnings {
+        tracing::warn!("{location}: {warning}");
+    }
+    if !config.cwd.is_dir() {
+        return Err(ScriptError::invalid(
+            location,
+            format!("working directory {} does not exist", config.cwd.display()),
+        ));
+    }
+    Ok(config)
+}

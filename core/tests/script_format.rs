@@ -1,0 +1,194 @@
+//! Reading scripts: the accepted keys, and one clear message for every mistake.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod script_support;
+
+use codex_core::script::AssistantReply;
+use codex_core::script::Script;
+use codex_core::script::SessionContinuity;
+use codex_core::script::SettingsLayer;
+use pretty_assertions::assert_eq;
+use script_support::examples_dir;
+
+fn error(text: &str) -> String {
+    Script::parse(text, "script.json", &examples_dir())
+        .expect_err("the script is rejected")
+        .to_string()
+}
+
+#[test]
+fn every_turn_key_is_read() {
+    let script = Script::parse(
+        r#"{
+            "session": {"cwd": "project", "seed": 3, "features": {"personality": false}},
+            "turns": [
+                {"user": "one"},
+                {"set": {"model": "gpt-5.2"}, "user": "two", "assistant": "reply",
+                 "compact": "summary", "resume": true}
+            ]
+        }"#,
+        "script.json",
+        &examples_dir(),
+    )
+    .unwrap();
+    assert_eq!(script.name, "script.json");
+    assert_eq!(
+        script.session.path("cwd"),
+        Some(examples_dir().join("project"))
+    );
+    assert_eq!(script.session.origin(), "script.json: session");
+    let [first, second] = script.turns.as_slice() else {
+        panic!("two turns");
+    };
+    assert_eq!(
+        (
+            first.user.as_str(),
+            &first.assistant,
+            &first.compact,
+            first.continuity,
+            first.set.is_empty()
+        ),
+        (
+            "one",
+            &AssistantReply::Absent,
+            &None,
+            SessionContinuity::Continue,
+            true
+        )
+    );
+    assert_eq!(
+        (
+            second.user.as_str(),
+            &second.assistant,
+            second.compact.as_deref(),
+            second.continuity,
+            second.set.origin()
+        ),
+        (
+            "two",
+            &AssistantReply::Scripted("reply".to_string()),
+            Some("summary"),
+            SessionContinuity::ResumeFromRollout,
+            "script.json: turns[1].set"
+        )
+    );
+}
+
+#[test]
+fn unknown_keys_are_named_with_their_place() {
+    assert_eq!(
+        error(r#"{"turns": [{"user": "a"}, {"user": "b"}, {"user": "c", "asistant": "d"}]}"#),
+        "script.json: turns[2]: unknown key \"asistant\" (expected one of: set, user, \
+         assistant, compact, resume)"
+    );
+    assert_eq!(
+        error(r#"{"turns": [], "sesion": {}}"#),
+        "script.json: unknown key \"sesion\" (expected one of: session, turns)"
+    );
+    assert_eq!(
+        error(r#"{"session": {"modle": "x"}, "turns": []}"#),
+        "script.json: session: unknown key \"modle\""
+    );
+    assert_eq!(
+        error(r#"{"turns": [{"user": "a", "set": {"features": {"personalty": true}}}]}"#),
+        "script.json: turns[0].set.features: unknown feature \"personalty\""
+    );
+}
+
+#[test]
+fn bad_values_are_named_with_their_place() {
+    let missing = examples_dir().join("no-such-folder");
+    let cases = [
+        (
+            r#"{"session": {"cwd": "no-such-folder"}, "turns": []}"#.to_string(),
+            format!(
+                "script.json: session.cwd: directory {} does not exist",
+                missing.display()
+            ),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "set": {"personality": "grumpy"}}]}"#.to_string(),
+            "script.json: turns[0].set.personality: unknown variant `grumpy`, expected one \
+             of `none`, `friendly`, `pragmatic`"
+                .to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "set": {"seed": "seven"}}]}"#.to_string(),
+            "script.json: turns[0].set.seed: invalid type: string \"seven\", expected u64"
+                .to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "set": {"current_date": "2026-13-01"}}]}"#.to_string(),
+            "script.json: turns[0].set.current_date: `2026-13-01` is not a date in \
+             YYYY-MM-DD form"
+                .to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "set": {"model": null}}]}"#.to_string(),
+            "script.json: turns[0].set.model: null is not a value (leave the key out)".to_string(),
+        ),
+        (
+            r#"{"turns": [{"assistant": "a"}]}"#.to_string(),
+            "script.json: turns[0]: missing key \"user\"".to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": 1}]}"#.to_string(),
+            "script.json: turns[0].user: must be a string".to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "resume": "yes"}]}"#.to_string(),
+            "script.json: turns[0].resume: must be true or false".to_string(),
+        ),
+        (
+            r#"{"turns": {}}"#.to_string(),
+            "script.json: turns: must be an array of turn objects".to_string(),
+        ),
+        (
+            r#"{"session": {}}"#.to_string(),
+            "script.json: missing key \"turns\"".to_string(),
+        ),
+        (
+            "[]".to_string(),
+            "script.json: a script is a JSON object with \"turns\"".to_string(),
+        ),
+        (
+            r#"{"turns": [}"#.to_string(),
+            "script.json: invalid JSON: expected value at line 1 column 12".to_string(),
+        ),
+    ];
+    for (text, message) in cases {
+        assert_eq!(error(&text), message, "{text}");
+    }
+}
+
+#[test]
+fn set_assignments_are_checked_like_script_keys() {
+    let base = examples_dir();
+    let layer = SettingsLayer::from_assignments(
+        "--set",
+        &[
+            "model=gpt-5.2".to_string(),
+            "features.personality=false".to_string(),
+            "cwd=project".to_string(),
+        ],
+        &base,
+    )
+    .unwrap();
+    assert_eq!(layer.path("cwd"), Some(base.join("project")));
+    let rejected = |assignment: &str| {
+        SettingsLayer::from_assignments("--set", &[assignment.to_string()], &base)
+            .expect_err("rejected")
+            .to_string()
+    };
+    assert_eq!(rejected("modle=x"), "--set modle=x: unknown key \"modle\"");
+    assert_eq!(rejected("model"), "--set model: expected key=value");
+    assert_eq!(
+        rejected("model.slug=x"),
+        "--set model.slug=x: `model` has no sub-keys"
+    );
+    assert_eq!(
+        rejected("approval_policy=sometimes"),
+        "--set approval_policy=sometimes: unknown variant `sometimes`, expected one of \
+         `untrusted`, `on-failure`, `on-request`, `granular`, `never`"
+    );
+}
