@@ -6,6 +6,7 @@
 
 mod catalog;
 mod commands;
+mod endpoint;
 mod input;
 
 use std::io::IsTerminal;
@@ -41,6 +42,7 @@ enum Command {
     Request(commands::request::RequestArgs),
     Explain(commands::explain::ExplainArgs),
     WorldState(commands::world_state::WorldStateArgs),
+    Send(commands::send::SendArgs),
 }
 
 fn main() -> ExitCode {
@@ -76,6 +78,7 @@ fn main() -> ExitCode {
         Command::Request(args) => commands::request::run(&args),
         Command::Explain(args) => commands::explain::run(&args),
         Command::WorldState(args) => commands::world_state::run(&args),
+        Command::Send(args) => commands::send::run(&args),
     };
     let written = output.and_then(|text| {
         let mut stdout = std::io::stdout().lock();

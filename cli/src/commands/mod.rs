@@ -10,4 +10,5 @@ pub mod instructions;
 pub mod merge_patch;
 pub mod models;
 pub mod request;
+pub mod send;
 pub mod world_state;

@@ -1,10 +1,27 @@
-//! `codex-context models`: the catalog's models, one per line.
+//! `codex-context models`: the catalog's models, one per line; with `--refresh`, the catalog
+//! the provider's `/models` endpoint serves (cached in `$CODEX_HOME/models_cache.json`).
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use codex_core::client::CatalogSource;
+use codex_core::client::ModelsRefreshOptions;
+use codex_core::client::RefreshStrategy;
+use codex_core::client::RefreshWarning;
+use codex_core::client::SystemClock;
+use codex_core::client::refresh_models;
+use codex_core::config::Config;
+use codex_core::config::ConfigEnv;
+use codex_core::config::ConfigOverrides;
+use codex_models_manager::ModelCatalog;
 use codex_models_manager::ModelInfo;
 use codex_prompts::TemplateSet;
 use serde_json::json;
+use tracing::warn;
 
 use crate::catalog::CatalogArgs;
+use crate::endpoint::EndpointArgs;
+use crate::endpoint::runtime;
 
 /// List the catalog's models
 ///
@@ -18,12 +35,30 @@ pub struct ModelsArgs {
     /// Print a JSON array of `{slug, visibility, context_window, supports_personality}`.
     #[arg(long)]
     pub json: bool,
+
+    /// First fetch `{base_url}/models?client_version=…` (sending the cached ETag) and merge the
+    /// served models into the catalog. The answer is cached in `$CODEX_HOME/models_cache.json`
+    /// (300 s TTL). When the fetch fails the cache is used, else the bundled catalog, with a
+    /// warning on stderr; stderr also names where the catalog came from.
+    #[arg(long)]
+    pub refresh: bool,
+
+    #[command(flatten)]
+    pub endpoint: EndpointArgs,
+
+    /// CODEX_HOME (config.toml, models_cache.json) for `--refresh`; default `$CODEX_HOME`, else
+    /// `~/.codex`.
+    #[arg(long, value_name = "DIR")]
+    pub codex_home: Option<PathBuf>,
 }
 
 const HEADERS: [&str; 4] = ["SLUG", "VISIBILITY", "CONTEXT WINDOW", "PERSONALITY"];
 
 pub fn run(args: &ModelsArgs) -> anyhow::Result<String> {
-    let catalog = args.catalog.load(&TemplateSet::embedded())?;
+    let mut catalog = args.catalog.load(&TemplateSet::embedded())?;
+    if args.refresh {
+        catalog = refreshed(args, catalog)?;
+    }
     let models = catalog.list();
     if args.json {
         let rows: Vec<serde_json::Value> = models
@@ -40,6 +75,76 @@ pub fn run(args: &ModelsArgs) -> anyhow::Result<String> {
         return Ok(serde_json::to_string_pretty(&rows)? + "\n");
     }
     Ok(table(&models))
+}
+
+/// `bundled` with the provider's models merged in, from the network or the cache; warnings and
+/// the catalog's origin go to stderr.
+fn refreshed(args: &ModelsArgs, bundled: ModelCatalog) -> anyhow::Result<ModelCatalog> {
+    let flags = ConfigOverrides {
+        codex_home: args.codex_home.clone(),
+        ..ConfigOverrides::default()
+    };
+    let config = Config::load(&flags, &[], &ConfigEnv::from_process())?;
+    for warning in &config.warnings {
+        warn!("{warning}");
+    }
+    let configured_url = config.model_provider.base_url.as_deref();
+    let client = match args.endpoint.api_key() {
+        Ok(key) => Some(args.endpoint.client(configured_url, key)?),
+        Err(error) => {
+            warn!("{error}; the models endpoint was not asked");
+            None
+        }
+    };
+    let options = ModelsRefreshOptions::new(
+        &config.codex_home,
+        env!("CARGO_PKG_VERSION"),
+        config.model_provider.id.clone(),
+        bundled,
+        Arc::new(SystemClock),
+    );
+    let refreshed = runtime()?.block_on(refresh_models(
+        client.as_ref(),
+        &options,
+        RefreshStrategy::Online,
+    ));
+    for warning in &refreshed.warnings {
+        match warning {
+            // Already said, naming the variable.
+            RefreshWarning::NoClient => {}
+            RefreshWarning::FetchFailed(_)
+            | RefreshWarning::CacheUnreadable(_)
+            | RefreshWarning::CacheWriteFailed(_)
+            | RefreshWarning::StaleCacheUsed { .. }
+            | RefreshWarning::BundledFallback => warn!("{warning}"),
+        }
+    }
+    let cache = options.cache_path.display();
+    let etag = |etag: &Option<String>| {
+        etag.as_deref()
+            .map(|etag| format!(" (ETag {etag})"))
+            .unwrap_or_default()
+    };
+    match &refreshed.source {
+        CatalogSource::Network { etag: served } => {
+            let url = client
+                .as_ref()
+                .map(|client| client.models_url().to_string())
+                .unwrap_or_default();
+            eprintln!(
+                "models: fetched from {url}{}, cached in {cache}",
+                etag(served)
+            );
+        }
+        CatalogSource::CacheConfirmed { etag: cached } => {
+            eprintln!("models: {cache} is current{}", etag(cached));
+        }
+        CatalogSource::Cache { fetched_at, .. } => {
+            eprintln!("models: from {cache}, fetched at {fetched_at}");
+        }
+        CatalogSource::Bundled => {}
+    }
+    Ok(refreshed.catalog)
 }
 
 /// Left-aligned columns separated by two spaces; no trailing spaces.

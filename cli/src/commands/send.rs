@@ -1,0 +1,358 @@
+//! `codex-context send`: one live turn against a Responses API endpoint.
+//!
+//! The turn runs through a [`Session`]: the context, the user's message and the model's output
+//! are recorded as they happen, and the request is built from the session's history, so the
+//! body sent and the rollout written hold the same items and a resumed thread continues the very
+//! prefix the endpoint saw.
+
+use std::fs;
+use std::fs::OpenOptions;
+use std::io::ErrorKind;
+use std::io::Write;
+use std::path::Path;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use codex_core::client::CompletedResponse;
+use codex_core::client::DEFAULT_ORIGINATOR;
+use codex_core::client::RequestBody;
+use codex_core::client::RequestHeaders;
+use codex_core::client::ResponseEvent;
+use codex_core::client::ResponsesClient;
+use codex_core::client::ResponsesLite;
+use codex_core::client::StreamProgress;
+use codex_core::client::TokenUsageInfo;
+use codex_core::first_turn::turn_metadata;
+use codex_core::ids::IdGenerator;
+use codex_core::request::ClientMetadata;
+use codex_core::request::ModelProviderKind;
+use codex_core::request::ResponsesRequest;
+use codex_core::request::ResponsesRequestInputs;
+use codex_core::request::build_responses_request;
+use codex_core::rollout::LineOrdinals;
+use codex_core::rollout::RolloutWriter;
+use codex_core::session::RolloutSink;
+use codex_core::session::Session;
+use codex_core::session::SessionInit;
+use codex_core::turn_context::TurnContext;
+use codex_protocol::ContentItem;
+use codex_protocol::ResponseItem;
+use codex_protocol::SessionMeta;
+use tracing::warn;
+
+use super::request::PreparedTurn;
+use super::request::TurnArgs;
+use super::request::prepare_turn;
+use crate::endpoint::EndpointArgs;
+use crate::endpoint::runtime;
+
+/// `session_meta.source` of a one-shot, non-interactive run (upstream's `exec`).
+const SESSION_SOURCE: &str = "exec";
+/// Rollouts written here carry no line ordinals.
+const HISTORY_MODE: &str = "legacy";
+
+/// Send a turn to a Responses API endpoint and stream the answer
+///
+/// Builds the first request from the same options as `request`, sends it to
+/// `{base_url}/responses` with the key from `--api-key-env`, and prints the answer text on stdout
+/// as it arrives, followed by one line break. Once the response completed, token usage goes to
+/// stderr (`usage: …`), so stdout holds only the answer. A resent request (after a dropped
+/// stream) does not print its text twice; a note on stderr says it was resent. With
+/// `--rollout FILE` the turn is recorded in a new rollout file, which `session resume` continues.
+#[derive(Debug, clap::Args)]
+pub struct SendArgs {
+    #[command(flatten)]
+    pub turn: TurnArgs,
+
+    #[command(flatten)]
+    pub endpoint: EndpointArgs,
+
+    /// Record the turn in this new rollout file (an existing file is never overwritten). The
+    /// lines are written as the turn runs: a failed request leaves the unanswered turn.
+    #[arg(long, value_name = "FILE")]
+    pub rollout: Option<PathBuf>,
+}
+
+pub fn run(args: &SendArgs) -> anyhow::Result<String> {
+    let Some(message) = args.turn.message.as_deref() else {
+        anyhow::bail!("send needs the user's message: --message TEXT");
+    };
+    let key = args.endpoint.api_key()?;
+    let prepared = prepare_turn(&args.turn)?;
+    let client = args
+        .endpoint
+        .client(prepared.config.model_provider.base_url.as_deref(), key)?;
+    match &args.rollout {
+        Some(path) => run_turn(prepared, message, &client, create_rollout(path)?),
+        None => run_turn(prepared, message, &client, Vec::new()),
+    }?;
+    // Everything for stdout was streamed already.
+    Ok(String::new())
+}
+
+/// A new, empty rollout file at `path` opened for appending.
+fn create_rollout(path: &Path) -> anyhow::Result<RolloutWriter> {
+    if let Some(parent) = path
+        .parent()
+        .filter(|parent| !parent.as_os_str().is_empty())
+    {
+        fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .with_context(|| format!("cannot create rollout {}", path.display()))?;
+    Ok(RolloutWriter::open_existing(path, LineOrdinals::Omitted)?)
+}
+
+fn run_turn<S: RolloutSink>(
+    prepared: PreparedTurn,
+    message: &str,
+    client: &ResponsesClient,
+    sink: S,
+) -> anyhow::Result<()> {
+    let PreparedTurn {
+        config,
+        turn,
+        templates,
+        ids,
+    } = prepared;
+    let mut session = Session::new(
+        SessionInit {
+            thread_id: turn.thread_id.clone(),
+            base_instructions: turn.base_instructions.instructions().clone(),
+            templates,
+            ids: Arc::clone(&ids),
+        },
+        sink,
+    );
+    session.record_session_meta(session_meta(&turn, &config.model_provider.id, &ids))?;
+    session.start_turn(&turn)?;
+    session.record_context_updates_and_set_reference_context_item(&turn)?;
+    session.record_user_message(message)?;
+
+    let request = turn_request(&turn, session.build_prompt_input(), &ids)?;
+    // The same bytes `request` prints for a request.
+    let body = RequestBody::from_bytes(serde_json::to_string_pretty(&request)? + "\n");
+    let headers = RequestHeaders {
+        session_id: Some(turn.thread_id.clone()),
+        thread_id: Some(turn.thread_id.clone()),
+        responses_lite: ResponsesLite::for_model(&turn.model),
+        extra: Vec::new(),
+    };
+    let mut printer = AnswerPrinter::new(std::io::stdout());
+    let completed: CompletedResponse =
+        runtime()?.block_on(client.send(&body, &headers, |progress| printer.report(&progress)))?;
+    printer.finish(&completed.items);
+
+    session.record_model_output(completed.items)?;
+    let usage = completed.token_usage.map(|usage| {
+        TokenUsageInfo::after_response(None, usage, turn.model.usable_context_window())
+    });
+    session.record_token_count(usage.as_ref())?;
+    session.complete_turn()?;
+    eprintln!("{}", usage_line(usage.as_ref()));
+    printer.into_result()
+}
+
+/// The turn's request for `input` (the session's history), built as the first-turn request is.
+fn turn_request(
+    turn: &TurnContext,
+    input: Vec<ResponseItem>,
+    ids: &IdGenerator,
+) -> anyhow::Result<ResponsesRequest> {
+    let client_metadata = ClientMetadata::from_turn_metadata(&turn_metadata(turn, ids))
+        .context("cannot encode the turn metadata")?;
+    let mut inputs = ResponsesRequestInputs::new(
+        &turn.model,
+        turn.base_instructions.text(),
+        &[],
+        &[],
+        &turn.thread_id,
+    )
+    .with_owned_input(input)
+    .with_owned_tools(turn.builtin_tools()?);
+    inputs.reasoning_effort = turn.reasoning_effort.clone();
+    inputs.reasoning_summary = turn.reasoning_summary;
+    inputs.verbosity = turn.verbosity;
+    inputs.client_metadata = Some(client_metadata);
+    inputs.provider = ModelProviderKind::from_provider_id(&turn.provider_id);
+    Ok(build_responses_request(inputs)?)
+}
+
+fn session_meta(turn: &TurnContext, provider_id: &str, ids: &IdGenerator) -> SessionMeta {
+    SessionMeta {
+        session_id: Some(turn.thread_id.clone()),
+        id: turn.thread_id.clone(),
+        forked_from_id: None,
+        forked_from_ordinal_exclusive: None,
+        parent_thread_id: None,
+        timestamp: ids.rollout_timestamp(),
+        cwd: turn.cwd.clone(),
+        runtime_workspace_roots: None,
+        originator: Some(DEFAULT_ORIGINATOR.to_string()),
+        cli_version: Some(env!("CARGO_PKG_VERSION").to_string()),
+        source: Some(serde_json::Value::String(SESSION_SOURCE.to_string())),
+        thread_source: None,
+        agent_nickname: None,
+        agent_role: None,
+        agent_path: None,
+        model_provider: Some(provider_id.to_string()),
+        base_instructions: Some(turn.base_instructions.instructions().clone()),
+        instructions: None,
+        dynamic_tools: None,
+        selected_capability_roots: None,
+        memory_mode: None,
+        history_mode: Some(HISTORY_MODE.to_string()),
+        history_base: None,
+        subagent_history_start_ordinal: None,
+        multi_agent_version: None,
+        context_window: Some(serde_json::json!({
+            "window_id": turn.token_budget.window_id,
+        })),
+        git: None,
+        extra: serde_json::Map::new(),
+    }
+}
+
+/// `usage: 1200 input tokens (1000 cached), 34 output tokens (12 reasoning), 1234 total`.
+fn usage_line(info: Option<&TokenUsageInfo>) -> String {
+    match info {
+        Some(info) => {
+            let usage = &info.last_token_usage;
+            format!(
+                "usage: {} input tokens ({} cached), {} output tokens ({} reasoning), {} total",
+                usage.input_tokens,
+                usage.cached_input_tokens,
+                usage.output_tokens,
+                usage.reasoning_output_tokens,
+                usage.total_tokens,
+            )
+        }
+        None => "usage: not reported by the server".to_string(),
+    }
+}
+
+/// Prints answer text as it streams in. A resent request streams its text again from the
+/// start; only what goes beyond the text already shown is printed.
+struct AnswerPrinter<W: Write> {
+    out: W,
+    /// Text printed so far.
+    shown: String,
+    /// Text of the current attempt.
+    attempt: String,
+    output: OutputState,
+}
+
+/// Whether stdout still takes text.
+enum OutputState {
+    Open,
+    /// The reader went away (`| head`): the turn still completes and is recorded.
+    Closed,
+    Failed(std::io::Error),
+}
+
+impl<W: Write> AnswerPrinter<W> {
+    fn new(out: W) -> Self {
+        Self {
+            out,
+            shown: String::new(),
+            attempt: String::new(),
+            output: OutputState::Open,
+        }
+    }
+
+    fn report(&mut self, progress: &StreamProgress<'_>) {
+        match progress {
+            StreamProgress::Event(event) => {
+                if let ResponseEvent::OutputTextDelta { delta } = event {
+                    self.show_delta(delta);
+                }
+            }
+            StreamProgress::Retrying {
+                retry,
+                max_retries,
+                delay,
+                error,
+            } => {
+                self.attempt.clear();
+                warn!(
+                    "{error}; resending the request in {:.1} s (retry {retry} of {max_retries})",
+                    delay.as_secs_f64()
+                );
+            }
+        }
+    }
+
+    fn show_delta(&mut self, delta: &str) {
+        self.attempt.push_str(delta);
+        let agrees = self.attempt.starts_with(&self.shown) || self.shown.starts_with(&self.attempt);
+        if !agrees {
+            self.write("\n");
+            warn!(
+                "the resent response differs from the text already printed; printing it from its start"
+            );
+            self.shown.clear();
+        }
+        if self.attempt.len() > self.shown.len() {
+            let new = self.attempt[self.shown.len()..].to_string();
+            self.write(&new);
+            self.shown.push_str(&new);
+        }
+    }
+
+    /// Prints the assistant text of `items` when the server streamed no text deltas, then the
+    /// closing line break.
+    fn finish(&mut self, items: &[ResponseItem]) {
+        if self.shown.is_empty() {
+            let text: String = items
+                .iter()
+                .filter_map(|item| {
+                    if let ResponseItem::Message { role, content, .. } = item
+                        && role == "assistant"
+                    {
+                        Some(
+                            content
+                                .iter()
+                                .filter_map(ContentItem::text)
+                                .collect::<String>(),
+                        )
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            self.write(&text);
+        }
+        self.write("\n");
+    }
+
+    fn write(&mut self, text: &str) {
+        if !matches!(self.output, OutputState::Open) {
+            return;
+        }
+        let written = self
+            .out
+            .write_all(text.as_bytes())
+            .and_then(|()| self.out.flush());
+        match written {
+            Ok(()) => {}
+            Err(error) if error.kind() == ErrorKind::BrokenPipe => {
+                self.output = OutputState::Closed;
+            }
+            Err(error) => self.output = OutputState::Failed(error),
+        }
+    }
+
+    fn into_result(self) -> anyhow::Result<()> {
+        match self.output {
+            OutputState::Open | OutputState::Closed => Ok(()),
+            OutputState::Failed(error) => {
+                Err(anyhow::Error::new(error).context("cannot write to standard output"))
+            }
+        }
+    }
+}
