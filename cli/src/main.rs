@@ -42,6 +42,7 @@ enum Command {
     Request(commands::request::RequestArgs),
     Explain(commands::explain::ExplainArgs),
     WorldState(commands::world_state::WorldStateArgs),
+    Session(commands::session::SessionArgs),
     Send(commands::send::SendArgs),
 }
 
@@ -78,6 +79,7 @@ fn main() -> ExitCode {
         Command::Request(args) => commands::request::run(&args),
         Command::Explain(args) => commands::explain::run(&args),
         Command::WorldState(args) => commands::world_state::run(&args),
+        Command::Session(args) => commands::session::run(&args),
         Command::Send(args) => commands::send::run(&args),
     };
     let written = output.and_then(|text| {

@@ -13,6 +13,8 @@ mod merge_patch;
 mod models;
 mod models_refresh;
 mod request;
+mod session;
+mod session_errors;
 mod send;
 mod send_server;
 mod support;

@@ -133,7 +133,11 @@ pub fn recorded_settings(
         timestamp: String::new(),
         forked_from: None,
     });
-    let view = fork(rollout, meta, "", point);
+    // The session reports what it cannot use when it is resumed; this look-ahead stays quiet.
+    let view =
+        tracing::subscriber::with_default(tracing::subscriber::NoSubscriber::default(), || {
+            fork(rollout, meta, "", point)
+        });
     match last_turn_context(&view.session, &view.rollout.lines) {
         Some(item) => SettingsLayer::recorded(origin, item),
         None => Ok(SettingsLayer::empty(origin)),

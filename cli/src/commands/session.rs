@@ -1,0 +1,337 @@
+//! `codex-context session run|resume|fork`: play a scripted session, or print the request a
+//! resumed or forked thread sends next.
+
+use std::path::Path;
+use std::path::PathBuf;
+
+use codex_core::config::ConfigEnv;
+use codex_core::inspect::render_request_stats;
+use codex_core::inspect::request_stats;
+use codex_core::rollout::ForkPoint;
+use codex_core::rollout::read_rollout;
+use codex_core::script::AssistantReply;
+use codex_core::script::CodexHome;
+use codex_core::script::ContextMode;
+use codex_core::script::Script;
+use codex_core::script::ScriptRequest;
+use codex_core::script::ScriptSink;
+use codex_core::script::ScriptStart;
+use codex_core::script::ScriptedReplies;
+use codex_core::script::ScriptedSession;
+use codex_core::script::SessionEnvironment;
+use codex_core::script::SettingsLayer;
+use codex_core::script::TurnScript;
+use codex_core::script::load_config;
+use codex_core::script::recorded_settings;
+use codex_core::script::render_requests_jsonl;
+use codex_core::script::render_requests_layout;
+use codex_core::script::run_script;
+use codex_prompts::TemplateSet;
+
+use crate::catalog::CatalogArgs;
+
+/// Play scripted sessions; resume or fork a recorded one
+///
+/// `run` plays a JSON script of turns and prints every request the thread sends; `resume` and
+/// `fork` print the request a thread continued from a rollout sends next.
+#[derive(Debug, clap::Args)]
+pub struct SessionArgs {
+    #[command(subcommand)]
+    pub command: SessionCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum SessionCommand {
+    Run(RunArgs),
+    Resume(ResumeArgs),
+    Fork(ForkArgs),
+}
+
+/// What every session subcommand runs against.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SessionOptions {
+    #[command(flatten)]
+    pub catalog: CatalogArgs,
+
+    /// Directory overlaying the bundled templates file by file.
+    #[arg(long, value_name = "DIR")]
+    pub prompts_dir: Option<PathBuf>,
+
+    /// CODEX_HOME (config.toml, global AGENTS.md); default: an isolated empty home, so nothing
+    /// from this machine's configuration leaks in.
+    #[arg(long, value_name = "DIR")]
+    pub codex_home: Option<PathBuf>,
+}
+
+/// Play a session script and print every request it sends
+///
+/// Script: `{"session": {CONFIG}, "turns": [{"set": {CONFIG}, "user": "text", "assistant":
+/// "reply", "compact": "summary", "resume": true}]}`. CONFIG holds config.toml keys (`model`,
+/// `cwd` relative to the script's folder, `current_date`, `timezone`, `shell`, `seed`,
+/// `personality`, `features`, …); `set` applies from its turn on, `compact` compacts before the
+/// turn, `resume` rebuilds the session from its rollout before the turn.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The session script (JSON).
+    #[arg(value_name = "SCRIPT.json")]
+    pub script: PathBuf,
+
+    /// Also write the session's rollout here, line by line as it happens (replaced if it exists).
+    #[arg(long, value_name = "OUT.jsonl")]
+    pub rollout: Option<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value = "jsonl")]
+    pub format: RunFormat,
+
+    /// Send the full context on every turn instead of only what changed (a comparison baseline).
+    #[arg(long)]
+    pub resend_full_context: bool,
+
+    /// Print token statistics of the requests (tokens by source, prefix reuse) instead of the
+    /// requests.
+    #[arg(long)]
+    pub stats: bool,
+
+    #[command(flatten)]
+    pub options: SessionOptions,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RunFormat {
+    /// One request body per line.
+    Jsonl,
+    /// Each request's input in the layout format under a `## Request N` heading.
+    Layout,
+}
+
+/// The next turn of a continued thread.
+#[derive(Debug, Clone, clap::Args)]
+pub struct NextTurnArgs {
+    /// What the user types next.
+    #[arg(long, value_name = "TEXT")]
+    pub user: String,
+
+    /// The model's reply, recorded after the request (so a written rollout can go on).
+    #[arg(long, value_name = "TEXT")]
+    pub assistant: Option<String>,
+
+    /// A setting for the next turn, `key=value` as in config.toml (like `-c`); repeatable. Beats
+    /// the settings the rollout recorded; a changed value produces the update the model sees.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    pub format: NextRequestFormat,
+
+    #[command(flatten)]
+    pub options: SessionOptions,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum NextRequestFormat {
+    /// The body as pretty-printed JSON.
+    Json,
+    /// The input in the layout format under a `## Request N` heading.
+    Layout,
+}
+
+/// Print the request a resumed thread sends next
+///
+/// The thread continues with the settings its last `turn_context` recorded (model, cwd,
+/// approval policy, sandbox mode, personality, collaboration mode); date, time zone and shell
+/// are read afresh unless `--set` pins them. Damaged rollout lines are reported and skipped.
+#[derive(Debug, clap::Args)]
+pub struct ResumeArgs {
+    /// The rollout JSONL file.
+    #[arg(value_name = "ROLLOUT.jsonl")]
+    pub rollout: PathBuf,
+
+    /// Append the new turn's lines to the rollout (otherwise it is left unchanged).
+    #[arg(long)]
+    pub write: bool,
+
+    #[command(flatten)]
+    pub next: NextTurnArgs,
+}
+
+/// Print the first request of a thread forked from a rollout
+///
+/// The child copies the parent's lines (all of them, or those before turn N) and continues
+/// with the settings they last recorded, like `resume`.
+#[derive(Debug, clap::Args)]
+pub struct ForkArgs {
+    /// The parent's rollout JSONL file.
+    #[arg(value_name = "ROLLOUT.jsonl")]
+    pub rollout: PathBuf,
+
+    /// Keep only the parent's turns before turn N (0-based, rolled-back turns not counted).
+    #[arg(long, value_name = "N")]
+    pub truncate_before_turn: Option<usize>,
+
+    /// Write the child's rollout (copied lines and the new turn) to this new file.
+    #[arg(long, value_name = "CHILD.jsonl")]
+    pub write: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub next: NextTurnArgs,
+}
+
+pub fn run(args: &SessionArgs) -> anyhow::Result<String> {
+    match &args.command {
+        SessionCommand::Run(args) => run_session_script(args),
+        SessionCommand::Resume(args) => resume(args),
+        SessionCommand::Fork(args) => fork(args),
+    }
+}
+
+fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
+    let script = Script::load(&args.script)?;
+    let env = environment(
+        &args.options,
+        script.session.path("model_catalog"),
+        Some(script.base_dir.clone()),
+    )?;
+    let sink = match &args.rollout {
+        Some(path) => ScriptSink::create_file(path)?,
+        None => ScriptSink::memory(),
+    };
+    let mode = match args.resend_full_context {
+        true => ContextMode::ResendFullContext,
+        false => ContextMode::Diffs,
+    };
+    let run = run_script(
+        &script,
+        &env,
+        ScriptStart::Beginning,
+        sink,
+        mode,
+        &mut ScriptedReplies,
+    )?;
+    if args.stats {
+        let bodies: Vec<_> = run
+            .requests
+            .into_iter()
+            .map(|request| request.body)
+            .collect();
+        return Ok(render_request_stats(&request_stats(&bodies)));
+    }
+    Ok(match args.format {
+        RunFormat::Jsonl => render_requests_jsonl(&run.requests)?,
+        RunFormat::Layout => render_requests_layout(&run.requests)?,
+    })
+}
+
+fn resume(args: &ResumeArgs) -> anyhow::Result<String> {
+    let loaded = read_rollout(&args.rollout)?;
+    let (env, config) = next_turn_config(&args.next, &loaded, ForkPoint::FullHistory)?;
+    let sink = match args.write {
+        true => ScriptSink::append_to_file(&args.rollout, &loaded)?,
+        false => ScriptSink::memory(),
+    };
+    let mut session = ScriptedSession::resume(&env, &loaded, &config, sink, ContextMode::Diffs)?;
+    let request = session.run_turn(&config, &next_turn(&args.next), &mut ScriptedReplies)?;
+    render_next_request(args.next.format, request)
+}
+
+fn fork(args: &ForkArgs) -> anyhow::Result<String> {
+    let parent = read_rollout(&args.rollout)?;
+    let point = args
+        .truncate_before_turn
+        .map_or(ForkPoint::FullHistory, ForkPoint::BeforeUserMessage);
+    let (env, config) = next_turn_config(&args.next, &parent, point)?;
+    let sink = match &args.write {
+        Some(path) => {
+            if same_file(path, &args.rollout) {
+                anyhow::bail!(
+                    "--write {}: the child's rollout must not replace its parent's",
+                    path.display()
+                );
+            }
+            ScriptSink::create_file(path)?
+        }
+        None => ScriptSink::memory(),
+    };
+    let mut session =
+        ScriptedSession::fork(&env, &parent, point, &config, sink, ContextMode::Diffs)?;
+    let request = session.run_turn(&config, &next_turn(&args.next), &mut ScriptedReplies)?;
+    render_next_request(args.next.format, request)
+}
+
+/// Templates, catalog, CODEX_HOME and process environment; `current_dir` replaces the
+/// process's working directory (the folder a script's settings are relative to).
+fn environment(
+    options: &SessionOptions,
+    script_catalog: Option<PathBuf>,
+    current_dir: Option<PathBuf>,
+) -> anyhow::Result<SessionEnvironment> {
+    let templates = match &options.prompts_dir {
+        Some(dir) => TemplateSet::from_dir(dir)?,
+        None => TemplateSet::embedded(),
+    };
+    let catalog = CatalogArgs {
+        model_catalog: options.catalog.model_catalog.clone().or(script_catalog),
+    }
+    .load(&templates)?;
+    let mut config_env = ConfigEnv::from_process();
+    if current_dir.is_some() {
+        config_env.current_dir = current_dir;
+    }
+    Ok(SessionEnvironment {
+        catalog,
+        templates,
+        codex_home: options
+            .codex_home
+            .clone()
+            .map_or(CodexHome::Isolated, CodexHome::Dir),
+        config_env,
+    })
+}
+
+/// The environment and the next turn's configuration: the settings `rollout` recorded up to
+/// `point`, then `--set`.
+fn next_turn_config(
+    next: &NextTurnArgs,
+    rollout: &codex_core::rollout::LoadedRollout,
+    point: ForkPoint,
+) -> anyhow::Result<(SessionEnvironment, codex_core::config::Config)> {
+    let env = environment(&next.options, None, None)?;
+    let recorded = recorded_settings(rollout, point, "recorded turn_context")?;
+    let base_dir = env.config_env.current_dir.clone().unwrap_or_default();
+    let set = SettingsLayer::from_assignments("--set", &next.set, &base_dir)?;
+    let config = load_config(
+        &[&recorded, &set],
+        &env.codex_home,
+        &env.config_env,
+        "recorded settings and --set",
+    )?;
+    Ok((env, config))
+}
+
+fn next_turn(next: &NextTurnArgs) -> TurnScript {
+    TurnScript {
+        assistant: next
+            .assistant
+            .clone()
+            .map_or(AssistantReply::Absent, AssistantReply::Scripted),
+        ..TurnScript::user(next.user.clone())
+    }
+}
+
+fn render_next_request(
+    format: NextRequestFormat,
+    request: ScriptRequest,
+) -> anyhow::Result<String> {
+    Ok(match format {
+        NextRequestFormat::Json => serde_json::to_string_pretty(&request.body)? + "\n",
+        NextRequestFormat::Layout => render_requests_layout(&[request])?,
+    })
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        (Err(_), _) | (_, Err(_)) => false,
+    }
+}

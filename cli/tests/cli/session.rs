@@ -1,0 +1,347 @@
+//! `session run`, `session resume` and `session fork` end to end, on the example scripts.
+
+use std::path::Path;
+use std::path::PathBuf;
+use std::process::Command;
+
+use pretty_assertions::assert_eq;
+use serde_json::Value;
+
+use crate::support::Run;
+use crate::support::arg;
+use crate::support::run;
+
+/// Settings that make `resume` and `fork` reproducible (they read date, zone and shell afresh).
+const PINS: [&str; 8] = [
+    "--set",
+    "current_date=2026-11-30",
+    "--set",
+    "timezone=Etc/UTC",
+    "--set",
+    "shell=bash",
+    "--set",
+    "seed=9",
+];
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the cli crate sits in the workspace")
+        .to_path_buf()
+}
+
+fn example(name: &str) -> PathBuf {
+    workspace_root()
+        .join("examples")
+        .join("sessions")
+        .join(format!("{name}.json"))
+}
+
+/// A successful run's stdout.
+fn stdout(run: Run) -> String {
+    assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""), "{run:?}");
+    run.stdout
+}
+
+/// Runs `name` with `--rollout` into `dir` and returns the rollout's path.
+fn recorded(name: &str, dir: &Path) -> PathBuf {
+    let rollout = dir.join(format!("{name}.jsonl"));
+    stdout(run(&[
+        "session",
+        "run",
+        arg(&example(name)),
+        "--rollout",
+        arg(&rollout),
+    ]));
+    rollout
+}
+
+/// Texts of the request's messages with `role`.
+fn texts(body: &Value, role: &str) -> Vec<String> {
+    body["input"]
+        .as_array()
+        .expect("input")
+        .iter()
+        .filter(|item| item["role"] == role)
+        .filter_map(|item| item["content"][0]["text"].as_str())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The README's command, run from the workspace root, prints the example's reviewed layout.
+#[test]
+fn readme_command_prints_the_example_layout() {
+    let output = Command::new(env!("CARGO_BIN_EXE_codex-context"))
+        .args([
+            "session",
+            "run",
+            "examples/sessions/settings_changes.json",
+            "--format",
+            "layout",
+        ])
+        .current_dir(workspace_root())
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("binary runs");
+    let snapshot = std::fs::read_to_string(
+        workspace_root().join("core/tests/snapshots/script_examples__settings_changes.snap"),
+    )
+    .expect("the library's snapshot");
+    let expected = snapshot
+        .splitn(3, "---\n")
+        .nth(2)
+        .expect("snapshot body after its header");
+    assert_eq!(
+        (
+            output.status.code(),
+            String::from_utf8(output.stdout).expect("UTF-8"),
+            String::from_utf8(output.stderr).expect("UTF-8")
+        ),
+        (Some(0), expected.to_string(), String::new())
+    );
+}
+
+#[test]
+fn run_prints_one_body_per_turn_and_writes_the_rollout() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rollout = dir.path().join("out.jsonl");
+    let jsonl = stdout(run(&[
+        "session",
+        "run",
+        arg(&example("model_switch")),
+        "--rollout",
+        arg(&rollout),
+    ]));
+    let bodies: Vec<Value> = jsonl
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON body per line"))
+        .collect();
+    let models: Vec<&str> = bodies
+        .iter()
+        .map(|body| body["model"].as_str().expect("model"))
+        .collect();
+    assert_eq!(models, ["gpt-5.5", "gpt-5.2", "gpt-5.2"]);
+    // The same script run again writes the same rollout, line for line.
+    let again = dir.path().join("again.jsonl");
+    let jsonl_again = stdout(run(&[
+        "session",
+        "run",
+        arg(&example("model_switch")),
+        "--rollout",
+        arg(&again),
+    ]));
+    assert_eq!(jsonl_again, jsonl);
+    let written = std::fs::read_to_string(&rollout).expect("rollout written");
+    assert_eq!(
+        std::fs::read_to_string(&again).expect("rollout written"),
+        written
+    );
+    let types: Vec<String> = written
+        .lines()
+        .map(|line| {
+            let line: Value = serde_json::from_str(line).expect("a JSON line");
+            match line["payload"]["type"].as_str() {
+                Some(event) if line["type"] == "event_msg" => format!("event_msg {event}"),
+                Some(_) | None => line["type"].as_str().expect("type").to_string(),
+            }
+        })
+        .collect();
+    assert_eq!(types.first().map(String::as_str), Some("session_meta"));
+    assert_eq!(
+        types
+            .iter()
+            .filter(|kind| *kind == "event_msg task_complete")
+            .count(),
+        3
+    );
+}
+
+#[test]
+fn resend_full_context_and_stats() {
+    let full = stdout(run(&[
+        "session",
+        "run",
+        arg(&example("cwd_agents_md")),
+        "--format",
+        "layout",
+        "--resend-full-context",
+    ]));
+    assert_eq!(
+        full.matches("<PERMISSIONS_INSTRUCTIONS>").count(),
+        1 + 2 + 3
+    );
+    let stats = stdout(run(&[
+        "session",
+        "run",
+        arg(&example("cwd_agents_md")),
+        "--stats",
+    ]));
+    assert!(
+        stats.starts_with("token statistics (o200k_base)\n"),
+        "{stats}"
+    );
+    assert_eq!(
+        stats
+            .lines()
+            .filter(|line| line.starts_with("request "))
+            .count(),
+        3
+    );
+}
+
+#[test]
+fn resume_keeps_the_recorded_model_and_set_switches_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rollout = recorded("model_switch", dir.path());
+    let resume = |extra: &[&str]| {
+        let mut args = vec![
+            "session",
+            "resume",
+            arg(&rollout),
+            "--user",
+            "hello again",
+            "--format",
+            "layout",
+        ];
+        args.extend_from_slice(&PINS);
+        args.extend_from_slice(extra);
+        stdout(run(&args))
+    };
+    insta::assert_snapshot!("resume_on_recorded_model", resume(&[]));
+    insta::assert_snapshot!("resume_with_model_set", resume(&["--set", "model=gpt-5.5"]));
+}
+
+#[test]
+fn resume_writes_only_with_write() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rollout = recorded("compaction", dir.path());
+    let before = std::fs::read_to_string(&rollout).expect("rollout");
+    let mut args = vec![
+        "session",
+        "resume",
+        arg(&rollout),
+        "--user",
+        "one more thing",
+        "--assistant",
+        "done",
+    ];
+    args.extend_from_slice(&PINS);
+    let printed = stdout(run(&args));
+    assert_eq!(std::fs::read_to_string(&rollout).expect("rollout"), before);
+
+    args.push("--write");
+    assert_eq!(
+        stdout(run(&args)),
+        printed,
+        "--write prints the same request"
+    );
+    let after = std::fs::read_to_string(&rollout).expect("rollout");
+    let appended = after
+        .strip_prefix(&before)
+        .expect("appended after the old lines");
+    let appended_types: Vec<String> = appended
+        .lines()
+        .map(|line| {
+            let line: Value = serde_json::from_str(line).expect("a JSON line");
+            line["payload"]["type"]
+                .as_str()
+                .filter(|_| line["type"] == "event_msg")
+                .unwrap_or(line["type"].as_str().expect("type"))
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        appended_types,
+        [
+            "task_started",
+            "turn_context",
+            "response_item",
+            "user_message",
+            "agent_message",
+            "response_item",
+            "task_complete"
+        ]
+    );
+    // The written turn is part of the thread now.
+    let next: Value = serde_json::from_str(&stdout(run(&[
+        "session",
+        "resume",
+        arg(&rollout),
+        "--user",
+        "and now?",
+    ])))
+    .expect("a JSON body");
+    let users = texts(&next, "user");
+    assert_eq!(
+        users[users.len() - 2..],
+        ["one more thing".to_string(), "and now?".to_string()]
+    );
+    assert_eq!(
+        texts(&next, "assistant").last().map(String::as_str),
+        Some("done")
+    );
+}
+
+#[test]
+fn fork_truncates_before_a_turn() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rollout = recorded("cwd_agents_md", dir.path());
+    let before = std::fs::read_to_string(&rollout).expect("rollout");
+    let child = dir.path().join("child.jsonl");
+    let fork = |extra: &[&str]| {
+        let mut args = vec!["session", "fork", arg(&rollout), "--user", "branch"];
+        args.extend_from_slice(&PINS);
+        args.extend_from_slice(extra);
+        let body: Value = serde_json::from_str(&stdout(run(&args))).expect("a JSON body");
+        body
+    };
+    let whole = fork(&[]);
+    let user_messages = |body: &Value| -> Vec<String> {
+        texts(body, "user")
+            .into_iter()
+            .filter(|text| !text.starts_with('<') && !text.starts_with("# AGENTS.md"))
+            .collect()
+    };
+    assert_eq!(
+        user_messages(&whole),
+        [
+            "List the folders.",
+            "Now work inside the service folder.",
+            "What is the entry point?",
+            "branch"
+        ]
+    );
+    let truncated = fork(&["--truncate-before-turn", "1", "--write", arg(&child)]);
+    assert_eq!(user_messages(&truncated), ["List the folders.", "branch"]);
+    assert_eq!(std::fs::read_to_string(&rollout).expect("rollout"), before);
+
+    let child_text = std::fs::read_to_string(&child).expect("child rollout");
+    let first: Value =
+        serde_json::from_str(child_text.lines().next().expect("a line")).expect("JSON");
+    let parent: Value = serde_json::from_str(before.lines().next().expect("a line")).expect("JSON");
+    assert_eq!(first["type"], "session_meta");
+    assert_eq!(first["payload"]["forked_from_id"], parent["payload"]["id"]);
+    assert_ne!(first["payload"]["id"], parent["payload"]["id"]);
+    // The child's file goes on from the new turn.
+    let next: Value = serde_json::from_str(&stdout(run(&[
+        "session",
+        "resume",
+        arg(&child),
+        "--user",
+        "next",
+    ])))
+    .expect("a JSON body");
+    assert_eq!(
+        user_messages(&next),
+        ["List the folders.", "branch", "next"]
+    );
+}
+
+#[test]
+fn help_lists_the_subcommands() {
+    let help = run(&["session", "--help"]);
+    assert_eq!(help.code, Some(0));
+    for subcommand in ["run", "resume", "fork"] {
+        assert!(help.stdout.contains(subcommand), "{}", help.stdout);
+    }
+}
