@@ -10,6 +10,6 @@ pub mod instructions;
 pub mod merge_patch;
 pub mod models;
 pub mod request;
-pub mod session;
 pub mod send;
+pub mod session;
 pub mod world_state;
