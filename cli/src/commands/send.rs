@@ -356,3 +356,66 @@ impl<W: Write> AnswerPrinter<W> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use codex_core::client::ClientError;
+    use pretty_assertions::assert_eq;
+
+    use super::*;
+
+    fn delta(printer: &mut AnswerPrinter<Vec<u8>>, text: &str) {
+        printer.report(&StreamProgress::Event(&ResponseEvent::OutputTextDelta {
+            delta: text.to_string(),
+        }));
+    }
+
+    fn resend(printer: &mut AnswerPrinter<Vec<u8>>) {
+        printer.report(&StreamProgress::Retrying {
+            retry: 1,
+            max_retries: 5,
+            delay: Duration::from_millis(200),
+            error: &ClientError::StreamClosedEarly,
+        });
+    }
+
+    fn printed(printer: AnswerPrinter<Vec<u8>>) -> String {
+        String::from_utf8(printer.out).expect("UTF-8")
+    }
+
+    #[test]
+    fn a_resent_answer_prints_only_what_goes_beyond_the_shown_text() {
+        let mut printer = AnswerPrinter::new(Vec::new());
+        delta(&mut printer, "Hel");
+        delta(&mut printer, "lo");
+        resend(&mut printer);
+        delta(&mut printer, "H");
+        delta(&mut printer, "ello th");
+        delta(&mut printer, "ere");
+        printer.finish(&[]);
+        assert_eq!(printed(printer), "Hello there\n");
+    }
+
+    #[test]
+    fn a_resent_answer_that_differs_starts_on_a_new_line() {
+        let mut printer = AnswerPrinter::new(Vec::new());
+        delta(&mut printer, "Hello");
+        resend(&mut printer);
+        delta(&mut printer, "Hi");
+        delta(&mut printer, " there");
+        printer.finish(&[]);
+        assert_eq!(printed(printer), "Hello\nHi there\n");
+    }
+
+    #[test]
+    fn without_deltas_the_final_assistant_text_is_printed() {
+        let mut printer = AnswerPrinter::new(Vec::new());
+        printer.finish(&[
+            ResponseItem::message("user", vec![ContentItem::input_text("ignored")]),
+            ResponseItem::message("assistant", vec![ContentItem::output_text("Done.")]),
+        ]);
+        assert_eq!(printed(printer), "Done.\n");
+    }
+}

@@ -449,3 +449,69 @@ fn send_needs_a_message_and_a_new_rollout_file() {
     );
     assert_eq!(server.requests().len(), 0);
 }
+
+#[test]
+fn send_rollout_continues_with_session_resume() {
+    let workspace = Workspace::new();
+    let server = answering_server();
+    let rollout = workspace.path("rollout.jsonl");
+    let run = workspace.send(&server, &["--rollout", arg(&rollout)]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let sent = server.requests()[0].json();
+    let sent_input = sent["input"].as_array().expect("input array");
+
+    let resumed = workspace.run(
+        &[
+            "session",
+            "resume",
+            arg(&rollout),
+            "--user",
+            "next",
+            "--codex-home",
+            arg(&workspace.path("home")),
+            "--set",
+            "seed=7",
+            "--set",
+            "current_date=\"2026-11-30\"",
+            "--set",
+            "timezone=\"Etc/UTC\"",
+            "--set",
+            "shell=\"bash\"",
+        ]
+        .map(str::to_string),
+        None,
+    );
+    assert_eq!(
+        (resumed.code, resumed.stderr.as_str()),
+        (Some(0), ""),
+        "{}",
+        resumed.stderr
+    );
+    let next: Value = serde_json::from_str(&resumed.stdout).expect("resume prints JSON");
+    let next_input = next["input"].as_array().expect("input array");
+
+    // The next request repeats the first one's input byte for byte, then the answer, then the
+    // new message: the endpoint's cached prefix stays valid.
+    assert_eq!(&next_input[..sent_input.len()], sent_input.as_slice());
+    let continued: Vec<(Option<&str>, Option<&str>, Value)> = next_input[sent_input.len()..]
+        .iter()
+        .map(|item| {
+            (
+                item["role"].as_str(),
+                item_id(item).filter(|id| *id == "msg_server_1"),
+                item["content"][0]["text"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        continued,
+        vec![
+            (
+                Some("assistant"),
+                Some("msg_server_1"),
+                json!("Hello there")
+            ),
+            (Some("user"), None, json!("next")),
+        ]
+    );
+}
