@@ -5,8 +5,8 @@
 
 mod session_support;
 
-use codex_core::context::contextual_user_message::COMPACTION_SUMMARY_KIND;
 use codex_core::context::contextual_user_message::is_user_turn_boundary;
+use codex_core::context::fragments::compaction_summary::COMPACTION_SUMMARY;
 use codex_core::context::world_state::FragmentSpec;
 use codex_core::context::world_state::MessagePlacement;
 use codex_core::context::world_state::SectionFragment;
@@ -55,7 +55,7 @@ fn compaction_keeps_the_users_messages_and_a_summary_then_reinjects_full_context
     let summary = session.history().items().last().unwrap();
     assert_eq!(
         summary.content_item_kinds(),
-        Some(&[ContentItemKind::new(COMPACTION_SUMMARY_KIND)][..])
+        Some(&[ContentItemKind::new(COMPACTION_SUMMARY.content_kind)][..])
     );
     assert_eq!(session.reference_context_item(), None);
     assert_eq!(session.world_state_baseline(), None);

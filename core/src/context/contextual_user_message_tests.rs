@@ -5,6 +5,8 @@ use codex_protocol::ResponseItem;
 use pretty_assertions::assert_eq;
 
 use super::*;
+use crate::context::fragment_registry::USER_TEXT_KIND;
+use crate::context::fragment_registry::contextual_user_fragment_types;
 
 fn message(role: &str, texts: &[&str], kinds: Option<&[&str]>) -> ResponseItem {
     ResponseItem::Message {
@@ -31,7 +33,7 @@ fn message(role: &str, texts: &[&str], kinds: Option<&[&str]>) -> ResponseItem {
     }
 }
 
-/// One sample text per user-side matcher, in table order.
+/// One sample text per contextual user type of the registry, in upstream's recogniser order.
 const USER_SAMPLES: [(&str, &str); 13] = [
     (
         "agents_md",
@@ -42,10 +44,10 @@ const USER_SAMPLES: [(&str, &str); 13] = [
         "<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>",
     ),
     (
-        "additional_context",
+        "additional_context_user",
         "<external_ticket>ABC-1</external_ticket>",
     ),
-    ("skill", "<skill>\n<name>x</name>\n</skill>"),
+    ("skill_instructions", "<skill>\n<name>x</name>\n</skill>"),
     (
         "user_shell_command",
         "<user_shell_command>\nls\n</user_shell_command>",
@@ -85,12 +87,11 @@ const USER_SAMPLES: [(&str, &str); 13] = [
 ];
 
 #[test]
-fn every_user_side_matcher_recognises_its_sample_and_only_it() {
+fn every_contextual_user_type_recognises_its_sample_and_only_it() {
     for (name, text) in USER_SAMPLES {
-        let matched: Vec<&str> = CONTEXTUAL_FRAGMENT_MATCHERS
-            .iter()
-            .filter(|matcher| matcher.role == USER_ROLE && matcher.text.matches(text))
-            .map(|matcher| matcher.name)
+        let matched: Vec<&str> = contextual_user_fragment_types()
+            .filter(|info| info.hides_text(text))
+            .map(|info| info.name)
             .collect();
         assert_eq!(matched, vec![name], "sample {text:?}");
         assert!(
@@ -101,11 +102,9 @@ fn every_user_side_matcher_recognises_its_sample_and_only_it() {
 }
 
 #[test]
-fn user_side_list_is_upstream_order() {
-    let names: Vec<&str> = CONTEXTUAL_FRAGMENT_MATCHERS
-        .iter()
-        .filter(|matcher| matcher.role == USER_ROLE)
-        .map(|matcher| matcher.name)
+fn samples_cover_the_contextual_user_types_in_order() {
+    let names: Vec<&str> = contextual_user_fragment_types()
+        .map(|info| info.name)
         .collect();
     let expected: Vec<&str> = USER_SAMPLES.iter().map(|(name, _)| *name).collect();
     assert_eq!(names, expected);
@@ -287,7 +286,11 @@ fn output_text_and_other_roles_are_never_context() {
 #[test]
 fn summaries_are_recognised_by_kind_then_by_either_prefix() {
     let own = "Earlier work, summarised:";
-    let by_kind = message(USER_ROLE, &["anything"], Some(&[COMPACTION_SUMMARY_KIND]));
+    let by_kind = message(
+        USER_ROLE,
+        &["anything"],
+        Some(&[COMPACTION_SUMMARY.content_kind]),
+    );
     assert!(is_compaction_summary(&by_kind, own));
     let typed = message(
         USER_ROLE,

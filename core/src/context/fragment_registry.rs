@@ -7,8 +7,10 @@
 //! injected context, where it comes from and its size cap. Everything that tells injected
 //! context apart from what people wrote is derived from this table: the contextual-user
 //! recogniser list ([`contextual_user_fragment_types`]), the contextual-developer prefixes
-//! ([`contextual_developer_prefixes`]) and the classifier used by `inspect` and `compare`
-//! ([`classify`]). Adding a fragment type means adding one row here.
+//! ([`contextual_developer_prefixes`]), the per-item verdicts of
+//! [`contextual_user_message`](crate::context::contextual_user_message) that sessions, history
+//! and rollouts use, and the classifier used by `inspect` and `compare` ([`classify`]). Adding
+//! a fragment type means adding one row here.
 
 use codex_context_fragments::matches_marked_text;
 use codex_protocol::ContentItemKind;
@@ -21,6 +23,8 @@ use table::FRAGMENT_TYPES;
 
 /// Prefix of the content kinds of text people wrote; such items are never fragments.
 pub const USER_CONTENT_KIND_PREFIX: &str = "user.";
+/// Content kind of text the user typed (under [`USER_CONTENT_KIND_PREFIX`]).
+pub const USER_TEXT_KIND: &str = "user.text";
 
 /// How text of a fragment type is recognised.
 #[derive(Debug, Clone, Copy)]
@@ -204,6 +208,28 @@ impl FragmentTypeInfo {
         }
     }
 
+    /// Whether upstream hides `text` as injected context because of this type: a
+    /// [`ContextualList::User`] type by its text rule, a [`ContextualList::Developer`] type by
+    /// its prefix (role not checked).
+    pub fn hides_text(&self, text: &str) -> bool {
+        match self.contextual {
+            ContextualList::User => self.matches_text(text),
+            ContextualList::Developer => self
+                .contextual_developer_prefix()
+                .is_some_and(|prefix| starts_with_ignore_ascii_case(text, prefix)),
+            ContextualList::NotListed => false,
+        }
+    }
+
+    /// Whether an item recorded with content kind `kind` is injected context of this type
+    /// (role not checked).
+    pub fn hides_kind(&self, kind: &str) -> bool {
+        match self.contextual {
+            ContextualList::User | ContextualList::Developer => self.content_kind().matches(kind),
+            ContextualList::NotListed => false,
+        }
+    }
+
     /// The prefix upstream hides developer text by, for [`ContextualList::Developer`] types.
     pub fn contextual_developer_prefix(&self) -> Option<&'static str> {
         match self.contextual {
@@ -281,17 +307,4 @@ pub fn contextual_developer_prefixes() -> Vec<&'static str> {
         }
     }
     prefixes
-}
-
-/// Whether a user text item is injected context by upstream's text rule.
-pub fn is_contextual_user_text(text: &str) -> bool {
-    contextual_user_fragment_types().any(|info| info.matches_text(text))
-}
-
-/// Whether a developer text item is injected context by upstream's prefix rule.
-pub fn is_contextual_developer_text(text: &str) -> bool {
-    FRAGMENT_TYPES
-        .iter()
-        .filter_map(FragmentTypeInfo::contextual_developer_prefix)
-        .any(|prefix| starts_with_ignore_ascii_case(text, prefix))
 }

@@ -41,7 +41,7 @@ pub use turn_context_item::turn_context_item;
 
 use crate::client::TokenUsageInfo;
 use crate::client::token_count_rollout_item;
-use crate::context::contextual_user_message::USER_TEXT_KIND;
+use crate::context::fragment_registry::USER_TEXT_KIND;
 use crate::context::world_state::USER_ROLE;
 use crate::context::world_state::WorldStateSnapshot;
 use crate::context_manager::ContextManager;

@@ -1,10 +1,8 @@
 //! Rewriting history wholesale: local compaction and rollback.
 
+use codex_context_fragments::ContextualUserFragment;
 use codex_prompts::TemplateId;
 use codex_protocol::CompactedItem;
-use codex_protocol::ContentItem;
-use codex_protocol::ContentItemKind;
-use codex_protocol::InternalChatMessageMetadataPassthrough;
 use codex_protocol::ResponseItem;
 use codex_protocol::RolloutItem;
 
@@ -12,10 +10,9 @@ use super::RolloutSink;
 use super::Session;
 use super::SessionError;
 use super::events;
-use crate::context::contextual_user_message::COMPACTION_SUMMARY_KIND;
 use crate::context::contextual_user_message::is_compaction_summary;
 use crate::context::contextual_user_message::is_user_turn_boundary;
-use crate::context::world_state::USER_ROLE;
+use crate::context::fragments::compaction_summary::CompactionSummary;
 use crate::context_manager::RollbackOutcome;
 
 impl<S: RolloutSink> Session<S> {
@@ -25,7 +22,8 @@ impl<S: RolloutSink> Session<S> {
     /// replacement history. `summary` is the model's summary text.
     pub fn compact(&mut self, summary: &str) -> Result<(), SessionError> {
         let prefix = self.templates.text(TemplateId::CompactionSummaryPrefix);
-        let summary_text = format!("{prefix}\n{summary}");
+        let summary_fragment = CompactionSummary::new(summary, &self.templates);
+        let summary_text = summary_fragment.render();
         let mut replacement: Vec<ResponseItem> = self
             .history
             .items()
@@ -33,20 +31,7 @@ impl<S: RolloutSink> Session<S> {
             .filter(|item| is_user_turn_boundary(item) && !is_compaction_summary(item, prefix))
             .cloned()
             .collect();
-        let mut summary_message = ResponseItem::Message {
-            encrypted_content: None,
-            status: None,
-            id: None,
-            role: USER_ROLE.to_string(),
-            content: vec![ContentItem::input_text(summary_text.clone())],
-            phase: None,
-            internal_chat_message_metadata_passthrough: Some(
-                InternalChatMessageMetadataPassthrough {
-                    content_item_kinds: Some(vec![ContentItemKind::new(COMPACTION_SUMMARY_KIND)]),
-                    ..InternalChatMessageMetadataPassthrough::default()
-                },
-            ),
-        };
+        let mut summary_message = summary_fragment.into_response_item();
         if let Some(turn) = &self.active_turn {
             summary_message.set_turn_id_if_missing(&turn.turn_id);
         }

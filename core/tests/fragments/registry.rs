@@ -2,22 +2,26 @@
 
 use std::collections::BTreeSet;
 
+use codex_core::context::contextual_user_message::is_contextual_content;
 use codex_core::context::contextual_user_message::is_contextual_text;
 use codex_core::context::fragment_registry::ContentKindPattern;
 use codex_core::context::fragment_registry::ContextualList;
 use codex_core::context::fragment_registry::FragmentOrigin;
+use codex_core::context::fragment_registry::FragmentTypeInfo;
 use codex_core::context::fragment_registry::Recognition;
 use codex_core::context::fragment_registry::SizeCap;
+use codex_core::context::fragment_registry::USER_CONTENT_KIND_PREFIX;
+use codex_core::context::fragment_registry::USER_TEXT_KIND;
 use codex_core::context::fragment_registry::all_fragment_types;
 use codex_core::context::fragment_registry::classify;
 use codex_core::context::fragment_registry::contextual_developer_prefixes;
 use codex_core::context::fragment_registry::contextual_user_fragment_types;
 use codex_core::context::fragment_registry::fragment_type;
-use codex_core::context::fragment_registry::is_contextual_developer_text;
-use codex_core::context::fragment_registry::is_contextual_user_text;
 use codex_core::context::fragments::MAX_INJECTED_ITEM_TOKENS;
 use codex_core::context::world_state::sections::model::MODEL_SWITCH;
 use codex_core::context::world_state::sections::realtime::REALTIME_END;
+use codex_protocol::ContentItem;
+use codex_protocol::ContentItemKind;
 use pretty_assertions::assert_eq;
 
 #[test]
@@ -133,54 +137,114 @@ fn contextual_developer_prefixes_match_upstream() {
     );
 }
 
-/// The recogniser table in `contextual_user_message` can be generated from the registry: both
-/// give the same verdict on every text of this corpus.
+/// A text that `info`'s recognition rule accepts, where the rule has a general form.
+fn sample_text(info: &FragmentTypeInfo) -> Option<String> {
+    match info.recognition {
+        Recognition::Markers => Some(format!(
+            "{}\nsample\n{}",
+            info.spec.start_marker, info.spec.end_marker
+        )),
+        Recognition::Prefix(prefix) => Some(format!("{prefix}\nsample")),
+        Recognition::ExactPrefixSuffix { prefix, suffix } => {
+            Some(format!("{prefix} sample {suffix}"))
+        }
+        Recognition::Custom(_) | Recognition::ContentKindOnly => None,
+    }
+}
+
+/// A content kind that `info`'s kind pattern accepts.
+fn sample_kind(info: &FragmentTypeInfo) -> Option<String> {
+    match info.content_kind() {
+        ContentKindPattern::Exact(kind) => Some(kind.to_string()),
+        ContentKindPattern::Prefix(prefix) => Some(format!("{prefix}sample")),
+        ContentKindPattern::Suffix(suffix) => Some(format!("sample{suffix}")),
+        ContentKindPattern::Unassigned => None,
+    }
+}
+
+/// The per-item verdicts sessions, history and rollouts use are derived from the registry:
+/// every row's text and kind are judged injected context exactly when the row is listed, so a
+/// new row changes them without any other edit.
 #[test]
-fn derived_rules_agree_with_the_contextual_message_table() {
-    let user_texts = [
-        "# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\nx\n</INSTRUCTIONS>",
-        "<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>",
-        "<external_k>v</external_k>",
-        "<external_k>v</external_j>",
-        "<SKILL>\n<name>pdf</name>\n</skill>",
-        "<user_shell_command>\nls\n</user_shell_command>",
-        "<turn_aborted>\nstop\n</turn_aborted>",
-        "<subagent_notification>{}</subagent_notification>",
-        "<codex_internal_context source=\"goal\">\nx\n</codex_internal_context>",
-        "<codex_internal_context source=\"Goal\">\nx\n</codex_internal_context>",
-        "<goal_context>\nx\n</goal_context>",
-        "<recommended_plugins>\n- a (b)\n</recommended_plugins>",
-        "Warning: The maximum number of unified exec processes you can keep open is 8.",
-        "<hook_prompt hook_run_id=\"r\">x</hook_prompt>",
-        "<realtime_delegation>\n  <input>x</input>\n</realtime_delegation>",
-        "<project_context>x</project_context>",
-        "hello",
-    ];
-    for text in user_texts {
+fn contextual_verdicts_follow_every_registry_row() {
+    let mut judged_by_text = Vec::new();
+    let mut judged_by_kind = Vec::new();
+    for info in all_fragment_types() {
+        let listed = info.contextual != ContextualList::NotListed;
+        if let Some(text) = sample_text(info) {
+            judged_by_text.push((info.name, is_contextual_text(info.role(), &text)));
+            let other_role = if info.role() == "user" {
+                "developer"
+            } else {
+                "user"
+            };
+            assert!(
+                !listed || !is_contextual_text(other_role, &text),
+                "{} is hidden under {other_role} too",
+                info.name
+            );
+        }
+        if let Some(kind) = sample_kind(info) {
+            let content = ContentItem::input_text("plain words");
+            let kind = ContentItemKind::new(kind);
+            judged_by_kind.push((
+                info.name,
+                is_contextual_content(info.role(), &content, Some(&kind)),
+            ));
+        }
         assert_eq!(
-            is_contextual_user_text(text),
-            is_contextual_text("user", text),
-            "user text {text:?}"
+            info.role(),
+            match info.contextual {
+                ContextualList::User => "user",
+                ContextualList::Developer => "developer",
+                ContextualList::NotListed => info.role(),
+            },
+            "{} is listed under the other role",
+            info.name
         );
     }
-    let developer_texts = [
-        "<permissions instructions>\nx\n</permissions instructions>",
-        "approved command prefix saved:\n- [\"ls\"]",
-        "<realtime_conversation>\nx\n</realtime_conversation>",
-        "<token_budget>\nx\n</token_budget>",
-        "<rollout_budget>\nx\n</rollout_budget>",
-        "<git_attribution>\nx\n</git_attribution>",
-        "<current_time_reminder>It is now.</current_time_reminder>",
-        "<image_resize_notice>\nx\n</image_resize_notice>",
-        "Prefer small commits.",
-    ];
-    for text in developer_texts {
-        assert_eq!(
-            is_contextual_developer_text(text),
-            is_contextual_text("developer", text),
-            "developer text {text:?}"
-        );
-    }
+    let expected = |judged: &[(&'static str, bool)]| -> Vec<(&'static str, bool)> {
+        judged
+            .iter()
+            .map(|(name, _)| {
+                let listed = fragment_type(name)
+                    .is_some_and(|info| info.contextual != ContextualList::NotListed);
+                (*name, listed)
+            })
+            .collect()
+    };
+    assert_eq!(judged_by_text, expected(&judged_by_text));
+    assert_eq!(judged_by_kind, expected(&judged_by_kind));
+}
+
+/// A recorded kind decides before the text: the git-attribution extension's registered kind
+/// hides its fragment, a configured instruction's kind does not, and only without kinds does
+/// the prefix rule apply. Text people wrote never counts, whatever it looks like.
+#[test]
+fn registry_kinds_decide_before_text() {
+    let attribution = ContentItem::input_text("<git_attribution>\nx\n</git_attribution>");
+    let configured = ContentItemKind::new("generic.developer_instructions");
+    let registered = ContentItemKind::new("git_attribution.instructions");
+    assert!(is_contextual_content(
+        "developer",
+        &attribution,
+        Some(&registered)
+    ));
+    assert!(!is_contextual_content(
+        "developer",
+        &attribution,
+        Some(&configured)
+    ));
+    assert!(is_contextual_content("developer", &attribution, None));
+
+    let pasted = ContentItem::input_text("<environment_context>\nx\n</environment_context>");
+    assert!(USER_TEXT_KIND.starts_with(USER_CONTENT_KIND_PREFIX));
+    assert!(!is_contextual_content(
+        "user",
+        &pasted,
+        Some(&ContentItemKind::new(USER_TEXT_KIND))
+    ));
+    assert!(is_contextual_content("user", &pasted, None));
 }
 
 #[test]
