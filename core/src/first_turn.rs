@@ -13,12 +13,13 @@ use codex_protocol::ResponseItem;
 use codex_protocol::SandboxPolicy;
 
 use crate::base_instructions::BaseInstructionsSource;
+use crate::context::fragment_registry::USER_TEXT_KIND;
+use crate::context::fragments::base_instructions::BASE_INSTRUCTIONS;
 use crate::context::initial_context::ContextSource;
 use crate::context::initial_context::build_initial_context_with_world_state;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state_for_step::build_world_state_for_step;
 use crate::ids::IdGenerator;
-use crate::request::BASE_INSTRUCTIONS_CONTENT_KIND;
 use crate::request::ClientMetadata;
 use crate::request::ContentItemKindsPolicy;
 use crate::request::ModelProviderKind;
@@ -31,9 +32,6 @@ use crate::request::build_responses_request;
 use crate::request::stamp_recorded_item;
 use crate::tools::ToolSpec;
 use crate::turn_context::TurnContext;
-
-/// Content kind of text the user typed.
-pub const USER_TEXT_KIND: &str = "user.text";
 
 /// Where one item of the request's `input` came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,7 +103,7 @@ pub fn build_first_turn_request(
         if !turn.base_instructions.text().is_empty() {
             item_origins.push(RequestItemOrigin {
                 source: RequestItemSource::LiteBaseInstructions(turn.base_instructions.source()),
-                content_kinds: vec![ContentItemKind::new(BASE_INSTRUCTIONS_CONTENT_KIND)],
+                content_kinds: vec![ContentItemKind::new(BASE_INSTRUCTIONS.content_kind)],
             });
         }
     }

@@ -1,20 +1,16 @@
 //! Responses Lite: the tool catalog and the base instructions travel as the first two input
 //! items instead of the `tools` and `instructions` fields.
 
-use codex_protocol::ContentItem;
-use codex_protocol::ContentItemKind;
-use codex_protocol::InternalChatMessageMetadataPassthrough;
+use codex_context_fragments::ContextualUserFragment;
 use codex_protocol::ResponseItem;
 
+use crate::context::fragments::base_instructions::BaseInstructionsFragment;
 use crate::ids::LiteIdNamespace;
 use crate::tools::NamespaceTool;
 use crate::tools::ToolSpec;
 
 /// Name of the namespace that top-level function and custom tools are folded into.
 pub const LITE_FUNCTIONS_NAMESPACE: &str = "functions";
-
-/// Content kind recorded for the base-instructions developer message.
-pub const BASE_INSTRUCTIONS_CONTENT_KIND: &str = "model.base_instructions";
 
 /// How the Lite tool catalog is laid out, depending on what the provider understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -55,8 +51,9 @@ pub fn lite_catalog_tools(tools: &[ToolSpec], layout: LiteToolCatalog) -> Vec<To
 }
 
 /// The items spliced in front of the input: the `additional_tools` item, then (when the base
-/// instructions are not empty) a developer message carrying them. Both ids are UUIDv5 names in
-/// the thread's namespace, so the prefix is byte-identical across retries and resumes.
+/// instructions are not empty) a [`BaseInstructionsFragment`] message carrying them. Both ids
+/// are UUIDv5 names in the thread's namespace, so the prefix is byte-identical across retries
+/// and resumes.
 pub fn lite_prefix_items(
     thread_id: &str,
     tools: &[ToolSpec],
@@ -75,22 +72,12 @@ pub fn lite_prefix_items(
         tools: catalog,
     }];
     if !base_instructions.is_empty() {
-        prefix.push(ResponseItem::Message {
-            encrypted_content: None,
-            status: None,
-            id: Some(namespace.message_id(base_instructions)),
-            role: "developer".to_string(),
-            content: vec![ContentItem::input_text(base_instructions)],
-            phase: None,
-            internal_chat_message_metadata_passthrough: Some(
-                InternalChatMessageMetadataPassthrough {
-                    content_item_kinds: Some(vec![ContentItemKind::new(
-                        BASE_INSTRUCTIONS_CONTENT_KIND,
-                    )]),
-                    ..InternalChatMessageMetadataPassthrough::default()
-                },
-            ),
-        });
+        let mut message =
+            BaseInstructionsFragment::verbatim(base_instructions).into_response_item();
+        if let ResponseItem::Message { id, .. } = &mut message {
+            *id = Some(namespace.message_id(base_instructions));
+        }
+        prefix.push(message);
     }
     Ok(prefix)
 }

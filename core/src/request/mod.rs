@@ -30,7 +30,6 @@ pub use client_metadata::ClientMetadata;
 pub use client_metadata::ROOT_AGENT_NAME;
 pub use client_metadata::RequestKind;
 pub use client_metadata::TurnMetadata;
-pub use lite::BASE_INSTRUCTIONS_CONTENT_KIND;
 pub use lite::LITE_FUNCTIONS_NAMESPACE;
 pub use lite::LiteToolCatalog;
 pub use lite::lite_catalog_tools;

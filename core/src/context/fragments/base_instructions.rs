@@ -30,6 +30,13 @@ impl BaseInstructionsFragment {
             body: cap_rendered_body(&BASE_INSTRUCTIONS, text.into(), MAX_TOKENS, templates),
         }
     }
+
+    /// The resolved base instructions as they are. The Responses Lite splice moves the
+    /// `instructions` field into this message, so both must carry the same bytes, and the field
+    /// itself is not capped.
+    pub fn verbatim(text: impl Into<String>) -> Self {
+        Self { body: text.into() }
+    }
 }
 
 spec_fragment!(BaseInstructionsFragment, BASE_INSTRUCTIONS);
