@@ -4,13 +4,17 @@
 
 mod request_support;
 
+use codex_core::context::fragment_registry::classify;
+use codex_core::context::fragments::base_instructions::BASE_INSTRUCTIONS as BASE_INSTRUCTIONS_SPEC;
 use codex_core::request::ContentItemKindsPolicy;
+use codex_core::request::LiteToolCatalog;
 use codex_core::request::ModelProviderKind;
 use codex_core::request::OutputSchemaStrictness;
 use codex_core::request::ParallelToolCalls;
 use codex_core::request::ResponsesRequest;
 use codex_core::request::ResponsesRequestInputs;
 use codex_core::request::build_responses_request;
+use codex_core::request::lite_prefix_items;
 use codex_core::tools::BuiltinToolsConfig;
 use codex_core::tools::ToolSpec;
 use codex_core::tools::builtin_tools;
@@ -468,4 +472,31 @@ fn request_round_trips_through_its_own_type() {
     let text = first_turn_body(&standard_model(), 9);
     let parsed: ResponsesRequest = serde_json::from_str(&text).expect("parse back");
     assert_eq!(serde_json::to_string_pretty(&parsed).unwrap(), text);
+}
+
+/// The Lite base-instructions message is the `base_instructions` fragment type and carries the
+/// instructions as they are, however long: the same bytes the `instructions` field would.
+#[test]
+fn lite_base_instructions_message_is_the_base_instructions_fragment() {
+    let long = "Follow the conventions of the repository you work in. ".repeat(2_000);
+    let prefix = lite_prefix_items(
+        "01a22b42-b04e-7731-84f1-0d905b533980",
+        &[],
+        LiteToolCatalog::Namespaced,
+        &long,
+    )
+    .unwrap();
+    let ResponseItem::Message { role, content, .. } = &prefix[1] else {
+        panic!("message expected, got {:?}", prefix[1]);
+    };
+    assert_eq!(content, &vec![ContentItem::input_text(long.clone())]);
+    let kinds = prefix[1].content_item_kinds().unwrap();
+    assert_eq!(
+        kinds,
+        &[ContentItemKind::new(BASE_INSTRUCTIONS_SPEC.content_kind)][..]
+    );
+    assert_eq!(
+        classify(role, &long, Some(kinds[0].as_str())).map(|info| info.name),
+        Some("base_instructions")
+    );
 }
