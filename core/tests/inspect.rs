@@ -23,6 +23,7 @@ use codex_core::inspect::render_text;
 use codex_core::inspect::request_stats;
 use codex_core::request::ResponsesRequestInputs;
 use codex_core::request::build_responses_request;
+use codex_core::request::prepare_outgoing_items;
 use codex_core::rollout::LoadedLine;
 use codex_core::rollout::LoadedRollout;
 use codex_core::tools::BuiltinToolsConfig;
@@ -356,4 +357,36 @@ fn a_text_only_message_keeps_its_content_kinds_out_of_the_request() {
         })
         .collect();
     assert_eq!(user_texts.last(), Some(&"list the files"));
+}
+
+#[test]
+fn a_legacy_compaction_without_replacement_history_is_rebuilt_like_a_resume() {
+    let catalog = catalog();
+    let options = InspectOptions::new(&catalog);
+    let mut loaded = codex_core::rollout::read_rollout(&legacy_fixture()).unwrap();
+    let compaction = loaded
+        .lines
+        .iter()
+        .position(|line| matches!(line.line.item, RolloutItem::Compacted(_)))
+        .expect("compacted line");
+    if let RolloutItem::Compacted(compacted) = &mut loaded.lines[compaction].line.item {
+        compacted.replacement_history = None;
+    }
+    let resumed = codex_core::rollout::reconstruct(&LoadedRollout {
+        lines: loaded.lines[..=compaction].to_vec(),
+        warnings: Vec::new(),
+    });
+    let rebuilt = rebuild_requests(&loaded, &options).unwrap();
+    // Request 5 is the first after the compaction: it starts with the rebuilt history.
+    let after = &rebuilt[4].body.input;
+    let model = catalog.lookup("gpt-5.2").info;
+    let mut expected = resumed.history.clone();
+    prepare_outgoing_items(
+        &mut expected,
+        &ResponsesRequestInputs::new(&model, "", &[], &[], ""),
+    );
+    assert!(!expected.is_empty());
+    assert_eq!(after[..expected.len()].to_vec(), expected);
+    let inspection = inspect_rollout(&loaded, &options).unwrap();
+    assert_eq!(inspection.requests.len(), rebuilt.len());
 }

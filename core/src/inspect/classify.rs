@@ -187,13 +187,14 @@ pub(super) fn classify_item(
                 .map(str::to_string)
         }
     };
-    let item_type = match item {
-        ResponseItem::Other(raw) => raw
-            .get("type")
+    // Unmodelled items keep their own `type` in the raw JSON.
+    let item_type = if let ResponseItem::Other(raw) = item {
+        raw.get("type")
             .and_then(serde_json::Value::as_str)
             .unwrap_or("other")
-            .to_string(),
-        _ => item.item_type().to_string(),
+            .to_string()
+    } else {
+        item.item_type().to_string()
     };
     let mut tokens = TokenBreakdown::default();
     for entry in &entries {
@@ -244,9 +245,10 @@ fn classify_content(
         Some(info) => {
             let recognised_by = recognition(info, kind);
             entry.source = fragment_source(info);
-            entry.origin = match info.name {
-                BASE_INSTRUCTIONS_FRAGMENT => Some(context.instructions_provenance.to_string()),
-                _ => fragment_origin(info, &entry.text),
+            entry.origin = if info.name == BASE_INSTRUCTIONS_FRAGMENT {
+                Some(context.instructions_provenance.to_string())
+            } else {
+                fragment_origin(info, &entry.text)
             };
             entry.class = if info.name == BASE_INSTRUCTIONS_FRAGMENT {
                 EntryClass::BaseInstructions

@@ -126,16 +126,6 @@ fn escape(text: &str) -> String {
     escaped
 }
 
-/// `part` of `total` as a CSS width.
-fn width(part: usize, total: usize) -> String {
-    let share = if total == 0 {
-        0.0
-    } else {
-        part as f64 * 100.0 / total as f64
-    };
-    format!("{share:.2}%")
-}
-
 fn render_request(page: &mut String, request: &RequestReport) {
     let _ = writeln!(
         page,
@@ -194,9 +184,9 @@ fn render_token_bar(page: &mut String, tokens: &TokenBreakdown, total: usize) {
         }
         let _ = write!(
             page,
-            "<span class=\"src-{}\" style=\"width:{}\" title=\"{}: {count} tokens\"></span>",
+            "<span class=\"src-{}\" style=\"width:{:.2}%\" title=\"{}: {count} tokens\"></span>",
             source.key(),
-            width(count, total),
+            count as f64 * 100.0 / total.max(1) as f64,
             escape(source.label())
         );
     }

@@ -127,7 +127,17 @@ impl<'c> Inspector<'c> {
                 names: setup
                     .tools
                     .iter()
-                    .map(|tool| tool.name().unwrap_or(tool_type(tool)).to_string())
+                    .map(|tool| {
+                        let unnamed = match tool {
+                            ToolSpec::WebSearch(_) => "web_search",
+                            ToolSpec::LocalShell {} => "local_shell",
+                            ToolSpec::Function(_)
+                            | ToolSpec::Custom(_)
+                            | ToolSpec::Namespace(_)
+                            | ToolSpec::Other(_) => "tool",
+                        };
+                        tool.name().unwrap_or(unnamed).to_string()
+                    })
                     .collect(),
                 in_field: setup.empty_body.tools.is_some(),
                 bytes: tools_json.len(),
@@ -156,30 +166,6 @@ impl<'c> Inspector<'c> {
     }
 }
 
-/// The `type` of a tool without a name (`web_search`, `local_shell`).
-fn tool_type(tool: &ToolSpec) -> &'static str {
-    match tool {
-        ToolSpec::WebSearch(_) => "web_search",
-        ToolSpec::LocalShell {} => "local_shell",
-        ToolSpec::Function(_)
-        | ToolSpec::Custom(_)
-        | ToolSpec::Namespace(_)
-        | ToolSpec::Other(_) => "tool",
-    }
-}
-
-/// Leading items of `previous` and `current` that are sent identically.
-fn shared_items<'i>(
-    setup: &RequestSetup,
-    previous: impl Iterator<Item = &'i ResponseItem>,
-    current: impl Iterator<Item = &'i ResponseItem>,
-) -> usize {
-    previous
-        .zip(current)
-        .take_while(|(before, now)| before == now || setup.prepare(before) == setup.prepare(now))
-        .count()
-}
-
 impl WalkVisitor for Inspector<'_> {
     fn request(&mut self, step: StepRequest<'_>) -> Result<(), InspectError> {
         let setup = self.setups.get(step.turn_context)?;
@@ -190,7 +176,10 @@ impl WalkVisitor for Inspector<'_> {
             .as_deref()
             .map_or(empty, RequestSetup::input_prefix);
         let prefix = setup.input_prefix();
-        let same_prefix = previous_prefix == prefix;
+        let same_setup = previous_setup
+            .as_ref()
+            .is_some_and(|previous| Rc::ptr_eq(previous, &setup));
+        let same_prefix = same_setup || previous_prefix == prefix;
         let previous_rest = match step.previous {
             PreviousInput::None => empty,
             PreviousInput::Extended { len } => &step.input[..len],
@@ -200,11 +189,16 @@ impl WalkVisitor for Inspector<'_> {
         let carried = match step.previous {
             PreviousInput::None => 0,
             PreviousInput::Extended { len } if same_prefix => prefix.len() + len,
-            PreviousInput::Extended { .. } | PreviousInput::Replaced(_) => shared_items(
-                &setup,
-                previous_prefix.iter().chain(previous_rest),
-                prefix.iter().chain(step.input),
-            ),
+            // Items sent identically count as shared even when history recorded them
+            // differently (an id or metadata the provider never sees).
+            PreviousInput::Extended { .. } | PreviousInput::Replaced(_) => previous_prefix
+                .iter()
+                .chain(previous_rest)
+                .zip(prefix.iter().chain(step.input))
+                .take_while(|(before, now)| {
+                    before == now || setup.prepare(before) == setup.prepare(now)
+                })
+                .count(),
         }
         .min(previous_len);
 
@@ -227,7 +221,11 @@ impl WalkVisitor for Inspector<'_> {
         let total_tokens = tokens.total();
 
         let cache = previous_setup.as_deref().map(|previous| {
-            let before_input = break_before_input(&previous.empty_body, &setup.empty_body);
+            let before_input = if same_setup {
+                None
+            } else {
+                break_before_input(&previous.empty_body, &setup.empty_body)
+            };
             let (prefix_tokens, prefix_items, prefix_break) = match before_input {
                 Some(broken) => (0, 0, Some(broken)),
                 None => {

@@ -71,7 +71,7 @@ pub use tokens::TokenCounter;
 
 use crate::request::ModelProviderKind;
 use crate::rollout::LoadedRollout;
-use crate::rollout::read_rollout;
+use crate::rollout::read_rollout_for_replay;
 use inspector::Inspector;
 use rebuild::Rebuilder;
 use setup::RequestSetups;
@@ -177,6 +177,29 @@ pub fn inspect_rollout(
     options: &InspectOptions<'_>,
 ) -> Result<Inspection, InspectError> {
     let facts = thread_facts(loaded, options);
+    inspect(facts, loaded.lines.len(), options, |inspector| {
+        walk::walk_borrowed(loaded, inspector)
+    })
+}
+
+/// Reads the rollout at `path` (tolerantly; event payloads only as far as replaying needs them)
+/// and inspects it.
+pub fn inspect_file(path: &Path, options: &InspectOptions<'_>) -> Result<Inspection, InspectError> {
+    let loaded = read_rollout_for_replay(path)?;
+    let facts = thread_facts(&loaded, options);
+    let lines = loaded.lines.len();
+    // The file's lines are not needed afterwards: history takes its items instead of copies.
+    inspect(facts, lines, options, |inspector| {
+        walk::walk_owned(loaded, inspector)
+    })
+}
+
+fn inspect(
+    facts: ThreadFacts,
+    rollout_lines: usize,
+    options: &InspectOptions<'_>,
+    walk: impl FnOnce(&mut Inspector<'_>) -> Result<(), InspectError>,
+) -> Result<Inspection, InspectError> {
     let provenance = match facts
         .base_instructions
         .as_ref()
@@ -190,7 +213,7 @@ pub fn inspect_rollout(
         request_setups(&facts, options),
         format!("session_meta base instructions, provenance {provenance}"),
     );
-    walk::walk(loaded, &mut inspector)?;
+    walk(&mut inspector)?;
     let base_instructions = facts
         .base_instructions
         .as_ref()
@@ -202,17 +225,12 @@ pub fn inspect_rollout(
     let (requests, timeline) = inspector.finish();
     Ok(Inspection {
         thread_id: facts.thread_id,
-        rollout_lines: loaded.lines.len(),
+        rollout_lines,
         base_instructions,
         requests,
         timeline,
         warnings: facts.warnings,
     })
-}
-
-/// Reads the rollout at `path` (tolerantly) and inspects it.
-pub fn inspect_file(path: &Path, options: &InspectOptions<'_>) -> Result<Inspection, InspectError> {
-    inspect_rollout(&read_rollout(path)?, options)
 }
 
 /// The whole body of every request `loaded` records, in order.
@@ -225,7 +243,7 @@ pub fn rebuild_requests(
         setups: request_setups(&facts, options),
         requests: Vec::new(),
     };
-    walk::walk(loaded, &mut rebuilder)?;
+    walk::walk_borrowed(loaded, &mut rebuilder)?;
     Ok(rebuilder.requests)
 }
 

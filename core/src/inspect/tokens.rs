@@ -7,6 +7,8 @@
 //! tokenizer. Text with any non-ASCII character is counted by the tokenizer directly.
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::hash::Hasher;
 
 use crate::context::fragments::o200k_token_count;
 
@@ -23,7 +25,43 @@ const MEMO_MAX_PIECES: usize = 1 << 20;
 /// counts, so counting the same vocabulary again is cheap.
 #[derive(Debug, Default)]
 pub struct TokenCounter {
-    memo: HashMap<Box<str>, u32>,
+    /// Counts of pieces up to [`PACKED_PIECE_BYTES`] long, keyed by their bytes packed into an
+    /// integer (with the length, so that trailing zero bytes cannot collide).
+    short: HashMap<u128, u32, BuildHasherDefault<PieceHasher>>,
+    long: HashMap<Box<str>, u32, BuildHasherDefault<PieceHasher>>,
+}
+
+/// Pieces this short are memoised under an integer key: no allocation, no byte comparison.
+const PACKED_PIECE_BYTES: usize = 15;
+
+/// FNV-1a: pieces are a few bytes long, where SipHash's setup dominates. The memo only holds
+/// text from the inspected rollout, so a collision-resistant hash buys nothing.
+#[derive(Debug)]
+struct PieceHasher(u64);
+
+impl Default for PieceHasher {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for PieceHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn write_u128(&mut self, key: u128) {
+        // Two multiply-xor rounds mix a packed piece well enough for a hash table.
+        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+        let mixed = (folded ^ (folded >> 32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = mixed ^ (mixed >> 29);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 impl TokenCounter {
@@ -48,15 +86,35 @@ impl TokenCounter {
     }
 
     fn piece_count(&mut self, piece: &str) -> usize {
-        if let Some(count) = self.memo.get(piece) {
+        // Every single byte is a token of its own in a byte-level vocabulary.
+        if piece.len() == 1 {
+            return 1;
+        }
+        if piece.len() <= PACKED_PIECE_BYTES {
+            let mut key = [0u8; 16];
+            key[..piece.len()].copy_from_slice(piece.as_bytes());
+            key[15] = piece.len() as u8;
+            let key = u128::from_le_bytes(key);
+            if let Some(count) = self.short.get(&key) {
+                return *count as usize;
+            }
+            let count = o200k_token_count(piece);
+            if self.short.len() < MEMO_MAX_PIECES
+                && let Ok(stored) = u32::try_from(count)
+            {
+                self.short.insert(key, stored);
+            }
+            return count;
+        }
+        if let Some(count) = self.long.get(piece) {
             return *count as usize;
         }
         let count = o200k_token_count(piece);
         if piece.len() <= MEMO_MAX_PIECE_BYTES
-            && self.memo.len() < MEMO_MAX_PIECES
+            && self.long.len() < MEMO_MAX_PIECES
             && let Ok(stored) = u32::try_from(count)
         {
-            self.memo.insert(piece.into(), stored);
+            self.long.insert(piece.into(), stored);
         }
         count
     }
@@ -181,10 +239,10 @@ mod tests {
                 "123",
                 "45",
                 " !!\n\n",
-                "  ",
-                "x",
-                "\t/",
-                "y",
+                " ",
+                " x",
+                "\t",
+                "/y",
                 " HTTPServer"
             ]
         );

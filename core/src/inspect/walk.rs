@@ -13,6 +13,8 @@
 //! dropping user turns; each request's input is that history as the model receives it (every
 //! tool call answered, orphan outputs dropped).
 
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::collections::HashSet;
 
 use codex_protocol::ResponseItem;
@@ -209,23 +211,72 @@ fn is_model_output(item: &ResponseItem) -> bool {
     }
 }
 
-struct Walker<'a> {
+struct Walker {
     history: ContextManager,
     pairing: Pairing,
     previous: PreviousRequest,
     pending: Pending,
     turn: usize,
-    turn_id: Option<&'a str>,
+    turn_id: Option<String>,
     step: usize,
     /// History length before model output that answered no request seen in this turn.
     unanswered_output_at: Option<usize>,
-    turn_context: Option<&'a TurnContextItem>,
+    turn_context: Option<TurnContextItem>,
     rewrite: Option<Rewrite>,
 }
 
-/// Walks `loaded`, reporting every request, turn start, recorded item and world-state record.
-pub(super) fn walk(
+/// Walks `loaded`, copying the items history keeps.
+pub(super) fn walk_borrowed(
     loaded: &LoadedRollout,
+    visitor: &mut impl WalkVisitor,
+) -> Result<(), InspectError> {
+    let legacy = legacy_compaction_histories(loaded);
+    let lines = loaded
+        .lines
+        .iter()
+        .map(|line| (line.line_number, Cow::Borrowed(&line.line.item)));
+    walk(lines, legacy, visitor)
+}
+
+/// Walks `loaded`, moving the items history keeps out of it.
+pub(super) fn walk_owned(
+    loaded: LoadedRollout,
+    visitor: &mut impl WalkVisitor,
+) -> Result<(), InspectError> {
+    let legacy = legacy_compaction_histories(&loaded);
+    let lines = loaded
+        .lines
+        .into_iter()
+        .map(|line| (line.line_number, Cow::Owned(line.line.item)));
+    walk(lines, legacy, visitor)
+}
+
+/// History right after each legacy compaction (one without a replacement history), keyed by
+/// the compaction's position among the lines: what a resume at that line rebuilds.
+fn legacy_compaction_histories(loaded: &LoadedRollout) -> HashMap<usize, Vec<ResponseItem>> {
+    loaded
+        .lines
+        .iter()
+        .enumerate()
+        .filter(|(_, line)| {
+            matches!(&line.line.item, RolloutItem::Compacted(compacted)
+                if compacted.replacement_history.is_none())
+        })
+        .map(|(index, _)| {
+            let prefix = LoadedRollout {
+                lines: loaded.lines[..=index].to_vec(),
+                warnings: Vec::new(),
+            };
+            (index, reconstruct(&prefix).history)
+        })
+        .collect()
+}
+
+/// Reports every request, turn start, recorded item, world-state record and history rewrite of
+/// `lines` (line number and item, in file order).
+fn walk<'a>(
+    lines: impl Iterator<Item = (usize, Cow<'a, RolloutItem>)>,
+    mut legacy: HashMap<usize, Vec<ResponseItem>>,
     visitor: &mut impl WalkVisitor,
 ) -> Result<(), InspectError> {
     let mut walker = Walker {
@@ -240,14 +291,13 @@ pub(super) fn walk(
         turn_context: None,
         rewrite: None,
     };
-    for (index, loaded_line) in loaded.lines.iter().enumerate() {
-        let line = loaded_line.line_number;
-        match &loaded_line.line.item {
-            RolloutItem::ResponseItem(item) => {
-                if !is_api_item(item) {
+    for (index, (line, item)) in lines.enumerate() {
+        match &*item {
+            RolloutItem::ResponseItem(recorded) => {
+                if !is_api_item(recorded) {
                     continue;
                 }
-                if !is_model_output(item) {
+                if !is_model_output(recorded) {
                     walker.pending = Pending::NewInput;
                 } else if walker.pending == Pending::Idle {
                     if walker.step == 0 && walker.unanswered_output_at.is_none() {
@@ -257,39 +307,44 @@ pub(super) fn walk(
                     walker.emit(RequestKind::Turn, line, None, visitor)?;
                     walker.pending = Pending::Idle;
                 }
-                visitor.item_recorded(line, item);
-                walker.pairing.record(item);
-                walker.history.record_items([item.clone()]);
+                visitor.item_recorded(line, recorded);
+                walker.pairing.record(recorded);
+                if let RolloutItem::ResponseItem(recorded) = item.into_owned() {
+                    walker.history.record_items([recorded]);
+                }
             }
             RolloutItem::Compacted(compacted) => {
                 if let Some(end) = walker.unanswered_output_at.take() {
                     walker.emit(RequestKind::Compaction, line, Some(end), visitor)?;
                 }
                 walker.keep_previous_input();
-                match &compacted.replacement_history {
-                    Some(replacement) => walker.history.replace(replacement.iter().cloned()),
-                    None => {
-                        // A legacy compaction: history is what a resume at this line rebuilds.
-                        let prefix = LoadedRollout {
-                            lines: loaded.lines[..=index].to_vec(),
-                            warnings: Vec::new(),
-                        };
-                        walker.history.replace(reconstruct(&prefix).history);
+                if compacted.replacement_history.is_some() {
+                    if let RolloutItem::Compacted(compacted) = item.into_owned() {
+                        walker
+                            .history
+                            .replace(compacted.replacement_history.unwrap_or_default());
                     }
+                } else {
+                    walker
+                        .history
+                        .replace(legacy.remove(&index).unwrap_or_default());
                 }
                 walker.rewritten(Rewrite::Compaction);
                 visitor.history_rewritten(line, Rewrite::Compaction);
             }
-            RolloutItem::TurnContext(context) => walker.turn_context = Some(context),
+            RolloutItem::TurnContext(_) => {
+                if let RolloutItem::TurnContext(context) = item.into_owned() {
+                    walker.turn_context = Some(*context);
+                }
+            }
             RolloutItem::WorldState(record) => visitor.world_state(line, record),
             RolloutItem::SessionMeta(_) => {}
             RolloutItem::Other { payload, .. } => {
-                let event = loaded_line.line.item.event_msg_type();
                 let turn_id = payload.get("turn_id").and_then(Value::as_str);
-                match event {
+                match item.event_msg_type() {
                     Some(TASK_STARTED) => {
                         walker.turn += 1;
-                        walker.turn_id = turn_id;
+                        walker.turn_id = turn_id.map(str::to_string);
                         walker.step = 0;
                         walker.unanswered_output_at = None;
                         visitor.turn_started(walker.turn, turn_id, line);
@@ -319,7 +374,7 @@ pub(super) fn walk(
     Ok(())
 }
 
-impl<'a> Walker<'a> {
+impl Walker {
     /// Reports a request whose input is history (its first `end` items when given).
     fn emit(
         &mut self,
@@ -350,10 +405,10 @@ impl<'a> Walker<'a> {
         visitor.request(StepRequest {
             kind,
             turn: self.turn,
-            turn_id: self.turn_id,
+            turn_id: self.turn_id.as_deref(),
             step: self.step,
             line,
-            turn_context: self.turn_context,
+            turn_context: self.turn_context.as_ref(),
             input,
             previous,
             rewrite: self.rewrite,

@@ -40,6 +40,7 @@ pub use reader::ResumedRollout;
 pub use reader::RolloutWarning;
 pub use reader::parse_rollout;
 pub use reader::read_rollout;
+pub use reader::read_rollout_for_replay;
 pub use reader::resume_rollout;
 pub use reconstruct::ModelChanged;
 pub use reconstruct::PreviousTurnSettings;

@@ -80,6 +80,22 @@ pub fn parse_rollout(reader: impl BufRead) -> io::Result<LoadedRollout> {
     parse_with_detail(reader, PayloadDetail::Full)
 }
 
+/// Loads the rollout at `path` for replaying it (as `inspect` does): like [`read_rollout`], but
+/// event payloads are reduced to the fields reconstruction reads (`type`, `turn_id`,
+/// `num_turns`), as [`resume_rollout`] reads them. Not for rewriting the file.
+pub fn read_rollout_for_replay(path: &Path) -> Result<LoadedRollout, RolloutError> {
+    let read_error = |source| RolloutError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = File::open(path).map_err(read_error)?;
+    parse_with_detail(
+        BufReader::with_capacity(READ_BUFFER_BYTES, file),
+        PayloadDetail::ResumeSummary,
+    )
+    .map_err(read_error)
+}
+
 /// A resumed thread's state, read straight from its rollout file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResumedRollout {
