@@ -158,7 +158,7 @@ fn truncated_rollout_reports_and_skips_its_last_line() {
 }
 
 #[test]
-fn unknown_line_types_are_kept_quietly() {
+fn unknown_line_types_are_reported_and_skipped() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (rollout, text) = rollout(dir.path());
     let intact = resume(&rollout);
@@ -168,6 +168,9 @@ fn unknown_line_types_are_kept_quietly() {
         1,
         r#"{"timestamp":"2026-11-30T00:00:00.000Z","type":"brand_new_record","payload":{"anything":[1,2]}}"#,
     );
+    lines.push(
+        r#"{"timestamp":"2026-11-30T00:00:01.000Z","type":"brand_new_record","payload":null}"#,
+    );
     std::fs::write(&extended, lines.join("\n") + "\n").expect("write");
     let resumed = resume(&extended);
     assert_eq!(
@@ -176,7 +179,12 @@ fn unknown_line_types_are_kept_quietly() {
             resumed.stdout.as_str(),
             resumed.stderr.as_str()
         ),
-        (Some(0), intact.stdout.as_str(), "")
+        (
+            Some(0),
+            intact.stdout.as_str(),
+            " WARN rollout line 2: unknown line type `brand_new_record` kept but ignored (2 in \
+             all)\n"
+        )
     );
 }
 

@@ -23,6 +23,7 @@ use super::thread::MetaInputs;
 use super::thread::ThreadIdentity;
 use super::thread::first_session_meta;
 use super::thread::last_turn_context;
+use super::thread::report_unread_line_types;
 use super::thread::seed_stream;
 use super::thread::session_meta;
 use crate::agents_md::LocalFileSystem;
@@ -265,6 +266,7 @@ impl<'env> ScriptedSession<'env> {
                 ReconstructWarning::MissingSessionMeta
             );
         }
+        report_unread_line_types(lines);
         let meta = reconstructed.session_meta.as_ref();
         let identity = ThreadIdentity {
             thread_id: meta.map_or(drawn.thread_id, |meta| meta.id.clone()),

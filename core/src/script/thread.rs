@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use codex_protocol::BaseInstructions;
 use codex_protocol::SessionMeta;
 use codex_protocol::TurnContextItem;
+use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
 use codex_protocol::rollout::RolloutItem;
 use serde_json::json;
 
@@ -18,6 +19,9 @@ use crate::rollout::LoadedLine;
 use crate::rollout::LoadedRollout;
 use crate::rollout::ReconstructedSession;
 use crate::rollout::fork;
+
+/// Line types besides the typed ones that rollouts carry and resuming reads or may skip.
+const KNOWN_UNTYPED_LINE_TYPES: [&str; 2] = [EVENT_MSG_LINE_TYPE, "token_usage_record"];
 
 /// `originator` of the `session_meta` lines scripted sessions write.
 const ORIGINATOR: &str = "codex_context";
@@ -177,4 +181,30 @@ pub(super) fn seed_stream(
     mixed = (mixed ^ (mixed >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     ids.reseed(mixed ^ (mixed >> 31), start);
     Ok(())
+}
+
+/// Warns once per line type the rollout holds that no reader here knows: such lines are kept in
+/// the file but play no part in the resumed session.
+pub(super) fn report_unread_line_types(lines: &[LoadedLine]) {
+    let mut seen: Vec<(&str, usize, usize)> = Vec::new();
+    for loaded in lines {
+        let RolloutItem::Other { line_type, .. } = &loaded.line.item else {
+            continue;
+        };
+        if KNOWN_UNTYPED_LINE_TYPES.contains(&line_type.as_str()) {
+            continue;
+        }
+        match seen
+            .iter_mut()
+            .find(|(seen_type, _, _)| seen_type == line_type)
+        {
+            Some((_, _, count)) => *count += 1,
+            None => seen.push((line_type, loaded.line_number, 1)),
+        }
+    }
+    for (line_type, first_line, count) in seen {
+        tracing::warn!(
+            "rollout line {first_line}: unknown line type `{line_type}` kept but ignored ({count} in all)"
+        );
+    }
 }
