@@ -200,6 +200,11 @@ template_catalogue! {
         ["decision", "correlation", "action", "rationale"],
     /// First line of `<node_repl_review_evidence>`.
     FragmentNodeReplReviewEvidence => "fragments/node_repl_review_evidence.md" [],
+    /// Header line of one response in `<node_repl_review_evidence>`.
+    FragmentNodeReplResponseHeader =>
+        "fragments/node_repl_response_header.md" ["sequence", "provenance"],
+    /// Stands in for the text of a node_repl response that printed nothing.
+    FragmentNodeReplResponseEmpty => "fragments/node_repl_response_empty.md" [],
     /// Approval of an action that automatic review had denied.
     FragmentGuardianApprovedAction => "fragments/guardian_approved_action.md" ["action"],
     /// Stands in for an image the model cannot take.

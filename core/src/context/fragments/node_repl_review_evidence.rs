@@ -73,9 +73,17 @@ impl NodeReplReviewEvidence {
             let provenance = response.provenance[..provenance_end]
                 .replace(['\n', '\r', '[', ']', '='], "_")
                 .replace("</", "<\\/");
-            let mut rendered = format!("[REPL response {} {provenance}]\n", response.sequence);
+            let mut rendered = templates.render(
+                TemplateId::FragmentNodeReplResponseHeader,
+                &[
+                    ("sequence", &response.sequence.to_string()),
+                    ("provenance", &provenance),
+                ],
+            );
+            rendered.push('\n');
             if response.text.is_empty() {
-                rendered.push_str("<completed without visible text>\n");
+                rendered.push_str(templates.text(TemplateId::FragmentNodeReplResponseEmpty));
+                rendered.push('\n');
             } else {
                 rendered.push_str(&response.text.replace("</", "<\\/"));
                 rendered.push('\n');
