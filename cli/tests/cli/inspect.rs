@@ -70,15 +70,7 @@ fn json_report_has_one_entry_per_request() {
         .collect();
     assert_eq!(
         kinds,
-        vec![
-            "turn",
-            "turn",
-            "turn",
-            "compaction",
-            "turn",
-            "turn",
-            "turn"
-        ]
+        vec!["turn", "turn", "turn", "compaction", "turn", "turn", "turn"]
     );
 }
 
@@ -151,7 +143,11 @@ fn chromium(profile: &Path, page: &Path, flags: &[String]) -> String {
         std::thread::sleep(Duration::from_millis(100));
     }
     let output = child.wait_with_output().expect("chromium output");
-    assert!(output.status.success(), "chromium failed: {:?}", output.status);
+    assert!(
+        output.status.success(),
+        "chromium failed: {:?}",
+        output.status
+    );
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
@@ -185,7 +181,9 @@ fn html_report_renders_in_headless_chromium() {
             "--window-size=1200,900".to_string(),
         ],
     );
-    let bytes = std::fs::metadata(&screenshot).expect("screenshot written").len();
+    let bytes = std::fs::metadata(&screenshot)
+        .expect("screenshot written")
+        .len();
     assert!(
         bytes >= MIN_SCREENSHOT_BYTES,
         "screenshot is only {bytes} bytes"
