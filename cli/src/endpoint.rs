@@ -1,14 +1,26 @@
 //! Reaching a Responses API provider (`--base-url`, `--api-key-env`), shared by the commands
-//! that talk to one (`send`, `models --refresh`).
+//! that talk to one (`send`, `models --refresh`, `session run --live`).
 
 use anyhow::Context;
 use codex_core::client::ApiKey;
 use codex_core::client::ClientConfig;
 use codex_core::client::OPENAI_API_KEY_ENV;
 use codex_core::client::OPENAI_BASE_URL_ENV;
+use codex_core::client::RequestBody;
+use codex_core::client::RequestHeaders;
 use codex_core::client::ResolvedBaseUrl;
 use codex_core::client::ResponsesClient;
+use codex_core::client::ResponsesLite;
+use codex_core::client::StreamProgress;
 use codex_core::client::resolve_base_url;
+use codex_core::request::ResponsesRequest;
+use codex_core::script::AssistantReply;
+use codex_core::script::ScriptError;
+use codex_core::script::ScriptedReplies;
+use codex_core::script::TurnResponder;
+use codex_core::script::TurnScript;
+use codex_protocol::ResponseItem;
+use tracing::warn;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct EndpointArgs {
@@ -48,4 +60,71 @@ pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")
+}
+
+/// Answers the turns of a script that give no `assistant` reply by sending their request to the
+/// endpoint (`session run --live`); scripted replies are played as written. The body sent is the
+/// request as `session run` prints it (compact JSON). Output items are returned as the endpoint
+/// produced them; tool calls among them are recorded, not run.
+pub struct LiveReplies {
+    client: ResponsesClient,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl LiveReplies {
+    pub fn new(client: ResponsesClient) -> anyhow::Result<Self> {
+        Ok(Self {
+            client,
+            runtime: runtime()?,
+        })
+    }
+}
+
+impl TurnResponder for LiveReplies {
+    fn respond(
+        &mut self,
+        turn: &TurnScript,
+        request: &ResponsesRequest,
+    ) -> Result<Vec<ResponseItem>, ScriptError> {
+        match &turn.assistant {
+            AssistantReply::Scripted(_) => ScriptedReplies.respond(turn, request),
+            AssistantReply::Absent => {
+                let body = RequestBody::to_json(request)?;
+                // A Responses Lite body carries its tools as the leading `additional_tools` item.
+                let responses_lite = if matches!(
+                    request.input.first(),
+                    Some(ResponseItem::AdditionalTools { .. })
+                ) {
+                    ResponsesLite::On
+                } else {
+                    ResponsesLite::Off
+                };
+                let headers = RequestHeaders {
+                    session_id: request.prompt_cache_key.clone(),
+                    thread_id: request.prompt_cache_key.clone(),
+                    responses_lite,
+                    extra: Vec::new(),
+                };
+                let completed = self.runtime.block_on(self.client.send(
+                    &body,
+                    &headers,
+                    |progress| {
+                        if let StreamProgress::Retrying {
+                            retry,
+                            max_retries,
+                            delay,
+                            error,
+                        } = progress
+                        {
+                            warn!(
+                                "{error}; resending the request in {:.1} s (retry {retry} of {max_retries})",
+                                delay.as_secs_f64()
+                            );
+                        }
+                    },
+                ))?;
+                Ok(completed.items)
+            }
+        }
+    }
 }

@@ -20,6 +20,7 @@ use codex_core::script::ScriptedReplies;
 use codex_core::script::ScriptedSession;
 use codex_core::script::SessionEnvironment;
 use codex_core::script::SettingsLayer;
+use codex_core::script::TurnResponder;
 use codex_core::script::TurnScript;
 use codex_core::script::load_config;
 use codex_core::script::recorded_settings;
@@ -29,6 +30,8 @@ use codex_core::script::run_script;
 use codex_prompts::TemplateSet;
 
 use crate::catalog::CatalogArgs;
+use crate::endpoint::EndpointArgs;
+use crate::endpoint::LiveReplies;
 
 /// Play scripted sessions; resume or fork a recorded one
 ///
@@ -92,6 +95,15 @@ pub struct RunArgs {
     /// requests.
     #[arg(long)]
     pub stats: bool,
+
+    /// Answer turns without a scripted `assistant` reply by sending their request to the
+    /// endpoint (`--base-url`, else `$OPENAI_BASE_URL`, else the OpenAI API; key from
+    /// `--api-key-env`). Tool calls the model makes are recorded, not run.
+    #[arg(long)]
+    pub live: bool,
+
+    #[command(flatten)]
+    pub endpoint: EndpointArgs,
 
     #[command(flatten)]
     pub options: SessionOptions,
@@ -201,14 +213,16 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
         true => ContextMode::ResendFullContext,
         false => ContextMode::Diffs,
     };
-    let run = run_script(
-        &script,
-        &env,
-        ScriptStart::Beginning,
-        sink,
-        mode,
-        &mut ScriptedReplies,
-    )?;
+    let mut live_replies;
+    let responder: &mut dyn TurnResponder = match args.live {
+        true => {
+            let client = args.endpoint.client(None, args.endpoint.api_key()?)?;
+            live_replies = LiveReplies::new(client)?;
+            &mut live_replies
+        }
+        false => &mut ScriptedReplies,
+    };
+    let run = run_script(&script, &env, ScriptStart::Beginning, sink, mode, responder)?;
     if args.stats {
         let bodies: Vec<_> = run
             .requests

@@ -5,6 +5,7 @@ use std::io;
 use std::path::PathBuf;
 
 use crate::agents_md::AgentsMdError;
+use crate::client::ClientError;
 use crate::config::ConfigError;
 use crate::request::RequestBuildError;
 use crate::rollout::RolloutError;
@@ -50,6 +51,9 @@ pub enum ScriptError {
     Reload(#[source] io::Error),
     #[error("cannot start the seeded clock on {date}")]
     Clock { date: String },
+    /// A live responder's request to the endpoint failed (the message never holds the key).
+    #[error("live reply: {0}")]
+    Endpoint(#[from] ClientError),
 }
 
 impl ScriptError {
