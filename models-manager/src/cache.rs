@@ -185,7 +185,10 @@ mod rfc3339 {
     use serde::Deserializer;
     use serde::Serializer;
 
-    pub fn serialize<S: Serializer>(timestamp: &Timestamp, serializer: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(
+        timestamp: &Timestamp,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.collect_str(timestamp)
     }
 

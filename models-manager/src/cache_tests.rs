@@ -61,7 +61,13 @@ fn saved_file_has_upstream_keys_in_order() {
     assert_eq!(
         (keys, &value["fetched_at"], &value["cache_key"]),
         (
-            vec!["fetched_at", "etag", "client_version", "cache_key", "models"],
+            vec![
+                "fetched_at",
+                "etag",
+                "client_version",
+                "cache_key",
+                "models"
+            ],
             &serde_json::json!("2026-03-01T10:00:00.25Z"),
             &serde_json::json!({"provider_id": "openai"}),
         )
@@ -118,7 +124,12 @@ fn freshness_follows_ttl_version_and_provider() {
             judge("2026-03-01T10:05:00.250Z", ttl, "0.1.0", "openai"),
             judge("2026-03-01T10:05:00.251Z", ttl, "0.1.0", "openai"),
             judge("2026-03-01T09:00:00Z", ttl, "0.1.0", "openai"),
-            judge("2026-03-01T10:00:01.250Z", Duration::ZERO, "0.1.0", "openai"),
+            judge(
+                "2026-03-01T10:00:01.250Z",
+                Duration::ZERO,
+                "0.1.0",
+                "openai"
+            ),
             judge("2026-03-01T10:00:01Z", ttl, "0.2.0", "openai"),
             judge("2026-03-01T10:00:01Z", ttl, "0.1.0", "other"),
         ],
