@@ -65,6 +65,7 @@ fn defaults_apply_without_a_config_file() {
             seed: None,
             collaboration_mode: ModeKind::Default,
             realtime: false,
+            current_time_reminder_interval: None,
             warnings: Vec::new(),
         }
     );
@@ -96,6 +97,7 @@ seed = 42
 cwd = "/work/project"
 collaboration_mode = "plan"
 realtime = true
+current_time_reminder_interval = 3600
 
 [features]
 personality = false
@@ -143,6 +145,7 @@ child_agents_md = true
             seed: Some(42),
             collaboration_mode: ModeKind::Plan,
             realtime: true,
+            current_time_reminder_interval: Some(3600),
             warnings: Vec::new(),
         }
     );
@@ -174,6 +177,7 @@ fn known_keys_are_exactly_the_config_toml_fields() {
         cwd: Some("/".into()),
         collaboration_mode: Some(ModeKind::Default),
         realtime: Some(false),
+        current_time_reminder_interval: Some(1),
     };
     let table = toml::Table::try_from(&full).unwrap();
     let fields: BTreeSet<&str> = table.keys().map(String::as_str).collect();

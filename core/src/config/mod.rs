@@ -98,6 +98,9 @@ pub struct Config {
     pub seed: Option<u64>,
     pub collaboration_mode: ModeKind,
     pub realtime: bool,
+    /// Seconds the clock must advance between current-time reminders; `None`: no reminders
+    /// unless a turn asks for one.
+    pub current_time_reminder_interval: Option<u64>,
     pub warnings: Vec<ConfigWarning>,
 }
 
@@ -288,6 +291,7 @@ impl Config {
             seed: merged.seed,
             collaboration_mode: merged.collaboration_mode.unwrap_or_default(),
             realtime: merged.realtime.unwrap_or(false),
+            current_time_reminder_interval: merged.current_time_reminder_interval,
             warnings,
             codex_home,
         })

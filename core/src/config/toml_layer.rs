@@ -24,6 +24,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "approval_policy",
     "base_instructions",
     "collaboration_mode",
+    "current_time_reminder_interval",
     "current_date",
     "cwd",
     "developer_instructions",
@@ -77,6 +78,8 @@ pub struct ConfigToml {
     pub cwd: Option<PathBuf>,
     pub collaboration_mode: Option<ModeKind>,
     pub realtime: Option<bool>,
+    /// Seconds between current-time reminders.
+    pub current_time_reminder_interval: Option<u64>,
 }
 
 /// `model_provider = "id"` or `model_provider = { id = "…", base_url = "…" }`.
@@ -132,6 +135,7 @@ impl ConfigToml {
             cwd,
             collaboration_mode,
             realtime,
+            current_time_reminder_interval,
         } = higher;
         let features = match (self.features, features) {
             (Some(mut lower), Some(higher)) => {
@@ -165,6 +169,8 @@ impl ConfigToml {
             cwd: cwd.or(self.cwd),
             collaboration_mode: collaboration_mode.or(self.collaboration_mode),
             realtime: realtime.or(self.realtime),
+            current_time_reminder_interval: current_time_reminder_interval
+                .or(self.current_time_reminder_interval),
         }
     }
 

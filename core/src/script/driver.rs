@@ -6,6 +6,8 @@
 //! the turn's position in the thread. A thread resumed from its rollout before turn k therefore
 //! draws exactly the ids it would have drawn running straight through.
 
+mod turn_flow;
+
 use std::sync::Arc;
 
 use codex_models_manager::ModelCatalog;
@@ -51,6 +53,7 @@ use crate::session::SessionInit;
 use crate::turn_context::PreviousTurnSettings;
 use crate::turn_context::TurnContext;
 use crate::turn_context::TurnContextSources;
+use turn_flow::EventState;
 
 /// What every scripted session runs against besides its settings.
 #[derive(Debug, Clone)]
@@ -79,6 +82,9 @@ pub enum ContextMode {
 pub struct ScriptRequest {
     /// The turn's 0-based position in the thread (every `task_started` of its rollout counts).
     pub turn: usize,
+    /// The sampling step within the turn, from 0: a turn whose first response calls tools
+    /// sends a second request with their outputs.
+    pub step: usize,
     pub body: ResponsesRequest,
     /// The base instructions in effect (layouts show them as a placeholder).
     pub base_instructions: String,
@@ -96,6 +102,8 @@ pub struct ScriptedSession<'env> {
     previous_turn: Option<PreviousTurnSettings>,
     turns_started: usize,
     mode: ContextMode,
+    /// What earlier turns' events left behind (approved prefixes, the last time reminder).
+    events: EventState,
     /// Lines of the thread written before this session started (a resumed rollout), which the
     /// sink does not hold; [`ScriptedSession::reload`] reads them with the sink's.
     earlier_lines: Vec<RolloutLine>,
@@ -149,6 +157,7 @@ impl<'env> ScriptedSession<'env> {
             previous_turn: None,
             turns_started: 0,
             mode,
+            events: EventState::default(),
             earlier_lines: Vec::new(),
         })
     }
@@ -302,6 +311,7 @@ impl<'env> ScriptedSession<'env> {
             },
             sink,
         );
+        let events = EventState::resumed(session.world_state_baseline());
         Ok(Self {
             env,
             session,
@@ -311,49 +321,22 @@ impl<'env> ScriptedSession<'env> {
             previous_turn,
             turns_started,
             mode,
+            events,
             earlier_lines: Vec::new(),
         })
     }
 
-    /// Runs one turn under `config`: compaction when the turn asks for it, the context
-    /// updates, the user's message, the request (returned), the model's output from
-    /// `responder`, and the turn's completion.
+    /// Runs one turn under `config` and returns its first request: compaction when the turn
+    /// asks for it, the context updates, the user's message, the model's output from
+    /// `responder`, the turn's events and its end. A turn whose first response calls tools
+    /// sends more requests; [`ScriptedSession::run_turn_steps`] returns them all.
     pub fn run_turn(
         &mut self,
         config: &Config,
         turn: &TurnScript,
         responder: &mut dyn TurnResponder,
     ) -> Result<ScriptRequest, ScriptError> {
-        let position = self.turns_started;
-        seed_stream(&self.ids, config, IdStream::Turn(position))?;
-        if let Some(summary) = &turn.compact {
-            self.session.compact(summary)?;
-        }
-        match self.mode {
-            ContextMode::Diffs => {}
-            ContextMode::ResendFullContext => self.forget_baseline(),
-        }
-        let context = self.turn_context(config)?;
-        self.session.start_turn(&context)?;
-        self.turns_started += 1;
-        self.session
-            .record_context_updates_and_set_reference_context_item(&context)?;
-        let world_state = self.session.world_state_baseline().cloned();
-        self.session.record_user_message(&turn.user)?;
-        let body = self.build_request(&context)?;
-        let output = responder.respond(turn, &body)?;
-        self.session.record_model_output(output)?;
-        self.session.complete_turn()?;
-        self.previous_turn = Some(PreviousTurnSettings {
-            model: context.model.slug.clone(),
-            personality: context.personality,
-        });
-        Ok(ScriptRequest {
-            turn: position,
-            body,
-            base_instructions: context.base_instructions.text().to_string(),
-            world_state,
-        })
+        Ok(self.play_turn(config, turn, responder)?.first)
     }
 
     /// The lines written so far by this process.

@@ -1,7 +1,8 @@
 //! The script file: `{"session": {CONFIG}, "turns": [TURN, …]}` where a turn is
 //! `{"set": {CONFIG}, "user": "text", "assistant": "reply", "compact": "summary", "resume": true}`
 //! and CONFIG holds config.toml keys. Keys are checked strictly: an unknown one is an error that
-//! names it and where it is (`script.json: turns[2]: unknown key "asistant"`).
+//! names it and where it is (`script.json: turns[2]: unknown key "asistant"`). A turn may also
+//! carry events (`shell`, `tool_calls`, `interrupt`, …): see [`TurnEvents`].
 
 use std::path::Path;
 use std::path::PathBuf;
@@ -9,12 +10,14 @@ use std::path::PathBuf;
 use serde_json::Map;
 use serde_json::Value;
 
+use super::EVENT_KEYS;
 use super::ScriptError;
 use super::SettingsLayer;
+use super::TurnEvents;
 
 /// Keys of the script object.
 pub const SCRIPT_KEYS: &[&str] = &["session", "turns"];
-/// Keys of one turn object.
+/// Keys of one turn object besides its events ([`EVENT_KEYS`]).
 pub const TURN_KEYS: &[&str] = &["set", "user", "assistant", "compact", "resume"];
 
 /// A parsed script.
@@ -43,6 +46,8 @@ pub struct TurnScript {
     pub compact: Option<String>,
     /// Whether the session is rebuilt from its rollout before the turn (`resume`).
     pub continuity: SessionContinuity,
+    /// What else happens around the turn (shell commands, reminders, tool calls, …).
+    pub events: TurnEvents,
 }
 
 /// Where the model's output of a turn comes from.
@@ -76,6 +81,7 @@ impl TurnScript {
             assistant: AssistantReply::Absent,
             compact: None,
             continuity: SessionContinuity::Continue,
+            events: TurnEvents::default(),
         }
     }
 }
@@ -153,7 +159,8 @@ fn parse_turn(turn: &Value, location: &str, base_dir: &Path) -> Result<TurnScrip
     let Value::Object(turn) = turn else {
         return Err(ScriptError::invalid(location, "a turn must be an object"));
     };
-    check_keys(turn, TURN_KEYS, location)?;
+    let known: Vec<&str> = TURN_KEYS.iter().chain(EVENT_KEYS).copied().collect();
+    check_keys(turn, &known, location)?;
     let text = |key: &str| match turn.get(key) {
         None => Ok(None),
         Some(Value::String(text)) => Ok(Some(text.clone())),
@@ -192,6 +199,7 @@ fn parse_turn(turn: &Value, location: &str, base_dir: &Path) -> Result<TurnScrip
         assistant: text("assistant")?.map_or(AssistantReply::Absent, AssistantReply::Scripted),
         compact: text("compact")?,
         continuity,
+        events: TurnEvents::parse(turn, location)?,
     })
 }
 

@@ -9,6 +9,11 @@
 //!   [`ScriptedSession::run_turn`] plays a [`TurnScript`] and returns its [`ScriptRequest`].
 //!   The model's output comes from a [`TurnResponder`] ([`ScriptedReplies`] plays the
 //!   script's `assistant` texts; a live responder can ask an endpoint instead).
+//!   [`ScriptedSession::run_turn_steps`] returns every request of a turn whose scripted
+//!   `tool_calls` make it sample twice.
+//! - [`TurnEvents`]: a turn's optional events (user shell command, time reminder, interrupt,
+//!   hook and additional context, sub-agent status, network rule, approved prefix, tool calls),
+//!   each recorded where upstream Codex records it.
 //! - [`run_script`] plays a whole script, or its remaining turns after a rollout.
 //! - [`render_requests_jsonl`] / [`render_requests_layout`] print the requests.
 //!
@@ -18,6 +23,7 @@
 
 mod driver;
 mod error;
+mod events;
 mod format;
 mod render;
 mod responder;
@@ -31,6 +37,16 @@ pub use driver::ScriptRequest;
 pub use driver::ScriptedSession;
 pub use driver::SessionEnvironment;
 pub use error::ScriptError;
+pub use events::AdditionalContextEntry;
+pub use events::ContextTrust;
+pub use events::EVENT_KEYS;
+pub use events::NetworkRule;
+pub use events::ScriptedToolCall;
+pub use events::SubagentStatus;
+pub use events::TimeReminder;
+pub use events::TurnEnding;
+pub use events::TurnEvents;
+pub use events::UserShellCommandRun;
 pub use format::AssistantReply;
 pub use format::SCRIPT_KEYS;
 pub use format::Script;

@@ -18,7 +18,8 @@ pub fn render_requests_jsonl(requests: &[ScriptRequest]) -> Result<String, serde
 }
 
 /// Each request's input in the layout format under a `## Request N` heading (N is the turn's
-/// 1-based position in the thread), requests separated by a blank line. Context blocks become
+/// 1-based position in the thread; a turn's later sampling steps add `, step S`), requests
+/// separated by a blank line. Context blocks become
 /// placeholders; the base instructions become `<BASE_INSTRUCTIONS>`.
 pub fn render_requests_layout(requests: &[ScriptRequest]) -> Result<String, serde_json::Error> {
     let mut sections = Vec::with_capacity(requests.len());
@@ -30,8 +31,12 @@ pub fn render_requests_layout(requests: &[ScriptRequest]) -> Result<String, serd
             )],
             ..LayoutOptions::default()
         };
+        let step = match request.step {
+            0 => String::new(),
+            step => format!(", step {}", step + 1),
+        };
         sections.push(format!(
-            "## Request {}\n{}\n",
+            "## Request {}{step}\n{}\n",
             request.turn + 1,
             render_request_layout(&request.body, &options)?
         ));

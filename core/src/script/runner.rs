@@ -70,7 +70,7 @@ pub fn run_script(
                 ScriptedSession::resume(env, rollout, &config, sink, mode)?
             }
         };
-        requests.push(session.run_turn(&config, turn, responder)?);
+        requests.extend(session.run_turn_steps(&config, turn, responder)?);
         state = RunState::Running(Box::new(session));
     }
     let rollout = match state {

@@ -15,6 +15,7 @@
 mod context_updates;
 mod error;
 mod events;
+mod injected;
 mod rewrites;
 mod sink;
 mod turn_context_item;
@@ -35,6 +36,7 @@ use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
 
 pub use context_updates::TurnContextContributor;
 pub use error::SessionError;
+pub use injected::TurnAbortReason;
 pub use sink::RolloutSink;
 pub use sink::RolloutSinkError;
 pub use turn_context_item::turn_context_item;
