@@ -45,8 +45,7 @@ fn environment_context_text(folder: &Path, number: u32) -> TestResult<Option<Str
         .filter_map(|item| item["content"].as_array())
         .flatten()
         .filter_map(|content| content["text"].as_str())
-        .filter(|text| text.starts_with("<environment_context>"))
-        .next_back()
+        .rfind(|text| text.starts_with("<environment_context>"))
         .map(str::to_string))
 }
 
