@@ -21,6 +21,8 @@ use crate::context::fragment_registry::FragmentOrigin;
 use crate::context::fragment_registry::FragmentTypeInfo;
 use crate::context::fragment_registry::USER_CONTENT_KIND_PREFIX;
 
+const ASSISTANT_ROLE: &str = "assistant";
+
 /// Fragment types with a bucket of their own in the token breakdown.
 const AGENTS_MD_SECTION: &str = "agents_md";
 const ENVIRONMENTS_SECTION: &str = "environments";
@@ -236,14 +238,9 @@ fn classify_content(
         tokens: 0,
         text,
     };
-    if role == "assistant" {
-        entry.class = EntryClass::AssistantOutput;
-        return entry;
-    }
     let recorded_kind = kind.filter(|kind| !kind.is_empty() && *kind != ContentItemKind::UNKNOWN);
-    match fragment_registry::classify(role, &entry.text, kind) {
-        Some(info) => {
-            let recognised_by = recognition(info, kind);
+    match injected_fragment(role, &entry.text, kind) {
+        Some((info, recognised_by)) => {
             entry.source = fragment_source(info);
             entry.origin = if info.name == BASE_INSTRUCTIONS_FRAGMENT {
                 Some(context.instructions_provenance.to_string())
@@ -267,6 +264,7 @@ fn classify_content(
                 .map(|info| info.name.to_string());
             entry.class = EntryClass::UserText { imitates };
         }
+        None if role == ASSISTANT_ROLE => entry.class = EntryClass::AssistantOutput,
         None => entry.source = TokenSource::DeveloperContext,
     }
     entry
@@ -317,11 +315,14 @@ pub(super) fn injected_fragment(
     text: &str,
     kind: Option<&str>,
 ) -> Option<(&'static FragmentTypeInfo, Recognition)> {
-    if role == "assistant" {
+    let info = fragment_registry::classify(role, text, kind)?;
+    let recognised_by = recognition(info, kind);
+    // The model's own text is never injected context: an assistant message is a fragment
+    // (an inter-agent envelope) only when its recorded kind says so.
+    if role == ASSISTANT_ROLE && recognised_by != Recognition::ContentKind {
         return None;
     }
-    let info = fragment_registry::classify(role, text, kind)?;
-    Some((info, recognition(info, kind)))
+    Some((info, recognised_by))
 }
 
 /// A recorded kind that names the type beats the markers; anything else is markers only.
