@@ -7,6 +7,8 @@
 //!   crate (`include_str!`) or named by that manifest.
 //! - [`run_snapshots`]: the insta suites and their pending snapshots.
 //! - [`upstream_compare`]: the bundled catalog's facts against another catalog.
+//! - [`run_parity`]: upstream's captured scenarios replayed from `examples/upstream/`, and the
+//!   parity table `docs/upstream-parity.md`.
 
 mod catalog;
 mod diff;
@@ -15,6 +17,7 @@ mod include_resolution;
 mod includes;
 mod listing;
 mod manifest;
+mod parity;
 mod prompts_check;
 mod rust_tokens;
 mod snapshots;
@@ -41,6 +44,12 @@ pub use manifest::ModelEntry;
 pub use manifest::PersonalitySet;
 pub use manifest::PersonalitySlot;
 pub use manifest::PersonalityText;
+pub use parity::FIXTURES_ENV;
+pub use parity::PARITY_DOC_PATH;
+pub use parity::ParityMode;
+pub use parity::ParityOutcome;
+pub use parity::locate_fixtures;
+pub use parity::run_parity;
 pub use prompts_check::CATALOG_PATH;
 pub use prompts_check::MANIFEST_PATH;
 pub use prompts_check::Problem;

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use xtask::CompareScope;
+use xtask::ParityMode;
+use xtask::ParityOutcome;
 use xtask::SnapshotRunner;
 
 const USAGE: &str = "\
@@ -26,6 +28,11 @@ tasks:
                           compare the bundled catalog's facts with another models.json
                           (exit 1 on differences); --messages also compares the shape of
                           model_messages
+  parity [--check] [--fixtures DIR]
+                          replay upstream's captured scenarios (examples/upstream/) and
+                          rewrite docs/upstream-parity.md; --check fails when it is out of date
+                          or a script differs beyond the known gaps. Fixtures: DIR, else
+                          $CODEX_UPSTREAM_FIXTURES; without them nothing runs (exit 0)
   help                    print this message";
 
 /// Exit status for bad input or a task that could not run.
@@ -49,6 +56,7 @@ fn main() -> ExitCode {
         Some("prompts") => prompts(&root, &args[1..]),
         Some("snapshots") => snapshots(&root, &args[1..]),
         Some("upstream-compare") => compare(&root, &args[1..]),
+        Some("parity") => parity(&root, &args[1..]),
         Some(other) => {
             eprintln!("xtask: unknown task `{other}`; run `cargo xtask help`");
             Ok(ExitCode::from(EXIT_USAGE))
@@ -150,5 +158,56 @@ fn compare(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    })
+}
+
+fn parity(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
+    let mut mode = ParityMode::Regenerate;
+    let mut fixtures_flag = None;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match (arg.as_str(), rest.clone().next()) {
+            ("--check", _) => mode = ParityMode::Check,
+            ("--fixtures", Some(dir)) => {
+                fixtures_flag = Some(PathBuf::from(dir));
+                rest.next();
+            }
+            _ => {
+                eprintln!("usage: cargo xtask parity [--check] [--fixtures DIR]");
+                return Ok(ExitCode::from(EXIT_USAGE));
+            }
+        }
+    }
+    let env_value = std::env::var_os(xtask::FIXTURES_ENV);
+    let fixtures = xtask::locate_fixtures(fixtures_flag.as_deref(), env_value.as_deref())?;
+    let outcome = xtask::run_parity(root, fixtures.as_deref(), mode)?;
+    Ok(match outcome {
+        ParityOutcome::FixturesMissing => {
+            out(&format!(
+                "parity: no upstream fixtures (--fixtures DIR or ${}); nothing to compare\n",
+                xtask::FIXTURES_ENV
+            ));
+            ExitCode::SUCCESS
+        }
+        ParityOutcome::Ran {
+            tests_passed,
+            doc_changed,
+        } => {
+            match (mode, doc_changed) {
+                (ParityMode::Regenerate, true) => {
+                    out(&format!("updated {}\n", xtask::PARITY_DOC_PATH));
+                }
+                (ParityMode::Regenerate, false) => {
+                    out(&format!("{} is up to date\n", xtask::PARITY_DOC_PATH));
+                }
+                (ParityMode::Check, _) => {}
+            }
+            if tests_passed {
+                ExitCode::SUCCESS
+            } else {
+                eprintln!("parity: the upstream_parity test failed (see its output above)");
+                ExitCode::FAILURE
+            }
+        }
     })
 }

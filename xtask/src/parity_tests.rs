@@ -1,0 +1,54 @@
+use std::ffi::OsString;
+
+use pretty_assertions::assert_eq;
+
+use super::*;
+
+#[test]
+fn the_flag_wins_over_the_environment_and_must_name_a_folder() {
+    let flagged = tempfile::tempdir().expect("tempdir");
+    let from_env = tempfile::tempdir().expect("tempdir");
+    let env_value = OsString::from(from_env.path());
+    assert_eq!(
+        locate_fixtures(Some(flagged.path()), Some(&env_value)).expect("located"),
+        Some(flagged.path().to_path_buf())
+    );
+    let missing = flagged.path().join("missing");
+    let error = locate_fixtures(Some(&missing), Some(&env_value)).expect_err("no folder");
+    assert_eq!(
+        error.to_string(),
+        format!("{}: --fixtures: not a directory", missing.display())
+    );
+}
+
+#[test]
+fn the_environment_is_used_when_it_names_a_folder() {
+    let from_env = tempfile::tempdir().expect("tempdir");
+    let env_value = OsString::from(from_env.path());
+    assert_eq!(
+        locate_fixtures(None, Some(&env_value)).expect("located"),
+        Some(from_env.path().to_path_buf())
+    );
+    let missing = OsString::from(from_env.path().join("missing"));
+    assert_eq!(
+        locate_fixtures(None, Some(&missing)).expect("located"),
+        None
+    );
+    assert_eq!(
+        locate_fixtures(None, Some(OsStr::new(""))).expect("located"),
+        None
+    );
+    assert_eq!(locate_fixtures(None, None).expect("located"), None);
+}
+
+#[test]
+fn without_fixtures_nothing_runs() {
+    let root = tempfile::tempdir().expect("tempdir");
+    for mode in [ParityMode::Regenerate, ParityMode::Check] {
+        assert_eq!(
+            run_parity(root.path(), None, mode).expect("no run"),
+            ParityOutcome::FixturesMissing
+        );
+    }
+    assert!(!root.path().join(PARITY_DOC_PATH).exists());
+}
