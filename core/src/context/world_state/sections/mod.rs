@@ -2,8 +2,8 @@
 //! builds them from JSON inputs.
 
 pub mod agents_md;
-pub mod apps_instructions;
 pub mod approved_command_prefixes;
+pub mod apps_instructions;
 pub mod collaboration_mode;
 pub mod context_window;
 pub mod context_window_guidance;
