@@ -79,7 +79,8 @@ fn unknown_keys_are_named_with_their_place() {
     assert_eq!(
         error(r#"{"turns": [{"user": "a"}, {"user": "b"}, {"user": "c", "asistant": "d"}]}"#),
         "script.json: turns[2]: unknown key \"asistant\" (expected one of: set, user, \
-         assistant, compact, resume)"
+         assistant, compact, resume, time_reminder, shell, interrupt, hook_context, \
+         additional_context, subagent_status, network_rule, approve_prefix, tool_calls)"
     );
     assert_eq!(
         error(r#"{"turns": [], "sesion": {}}"#),
