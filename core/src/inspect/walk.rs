@@ -3,7 +3,9 @@
 //! A rollout does not record requests, only what went into history. A request was sent
 //! - before each run of model output (assistant message, reasoning, tool call) that follows new
 //!   input (the turn's context and user message, tool outputs), one per sampling step;
-//! - at the end of a turn whose newest input got no recorded answer (an empty response);
+//! - at the end of a turn whose newest input got no recorded answer (an empty response), except
+//!   when that input is only notices a task records as it ends without calling the model: a
+//!   user's own shell command (a task of its own) and the notice of an interrupted turn;
 //! - for a local compaction: model output that no new input preceded in a turn, followed by a
 //!   `compacted` line, answered a request of the history before that output plus a compaction
 //!   prompt the rollout does not record.
@@ -25,6 +27,9 @@ use serde_json::Value;
 
 use super::InspectError;
 use super::model::RequestKind;
+use crate::context::fragments::turn_aborted;
+use crate::context::fragments::user_shell_command::USER_SHELL_COMMAND;
+use crate::context::world_state::FragmentSpec;
 use crate::context_manager::ContextManager;
 use crate::context_manager::is_api_item;
 use crate::rollout::LoadedRollout;
@@ -34,6 +39,14 @@ const TASK_STARTED: &str = "task_started";
 const TASK_COMPLETE: &str = "task_complete";
 const TURN_ABORTED: &str = "turn_aborted";
 const THREAD_ROLLED_BACK: &str = "thread_rolled_back";
+
+/// Messages recorded as a task ends without a model call: no request was sent for them, but the
+/// next one carries them.
+const TASK_END_NOTICES: [&FragmentSpec; 3] = [
+    &USER_SHELL_COMMAND,
+    &turn_aborted::TURN_ABORTED,
+    &turn_aborted::TURN_ABORTED_DEVELOPER,
+];
 
 /// One request found in the rollout.
 pub(super) struct StepRequest<'a> {
@@ -97,8 +110,10 @@ enum Pending {
     Idle,
     /// New input: the next model output answers a request, and so does the end of the turn.
     NewInput,
-    /// History was rewritten in the turn: the next model output answers a request.
-    AfterRewrite,
+    /// History changed without input that needs an answer (it was rewritten, or a task-end
+    /// notice was recorded): the next model output answers a request, the end of the turn does
+    /// not.
+    NextOutputOnly,
 }
 
 /// The previous request's input, kept as cheaply as possible.
@@ -211,6 +226,21 @@ fn is_model_output(item: &ResponseItem) -> bool {
     }
 }
 
+/// A message made only of [`TASK_END_NOTICES`].
+fn is_task_end_notice(item: &ResponseItem) -> bool {
+    let ResponseItem::Message { role, content, .. } = item else {
+        return false;
+    };
+    !content.is_empty()
+        && content.iter().all(|part| {
+            part.text().is_some_and(|text| {
+                TASK_END_NOTICES
+                    .iter()
+                    .any(|spec| spec.recognises(role, text))
+            })
+        })
+}
+
 struct Walker {
     history: ContextManager,
     pairing: Pairing,
@@ -221,6 +251,9 @@ struct Walker {
     step: usize,
     /// History length before model output that answered no request seen in this turn.
     unanswered_output_at: Option<usize>,
+    /// History length before task-end notices that followed new input: a request the turn's
+    /// end implies did not carry them.
+    notices_at: Option<usize>,
     turn_context: Option<TurnContextItem>,
     rewrite: Option<Rewrite>,
 }
@@ -288,6 +321,7 @@ fn walk<'a>(
         turn_id: None,
         step: 0,
         unanswered_output_at: None,
+        notices_at: None,
         turn_context: None,
         rewrite: None,
     };
@@ -297,8 +331,18 @@ fn walk<'a>(
                 if !is_api_item(recorded) {
                     continue;
                 }
-                if !is_model_output(recorded) {
+                if is_task_end_notice(recorded) {
+                    match walker.pending {
+                        Pending::NewInput => {
+                            walker.notices_at.get_or_insert(walker.history.len());
+                        }
+                        Pending::Idle | Pending::NextOutputOnly => {
+                            walker.pending = Pending::NextOutputOnly;
+                        }
+                    }
+                } else if !is_model_output(recorded) {
                     walker.pending = Pending::NewInput;
+                    walker.notices_at = None;
                 } else if walker.pending == Pending::Idle {
                     if walker.step == 0 && walker.unanswered_output_at.is_none() {
                         walker.unanswered_output_at = Some(walker.history.len());
@@ -306,6 +350,7 @@ fn walk<'a>(
                 } else {
                     walker.emit(RequestKind::Turn, line, None, visitor)?;
                     walker.pending = Pending::Idle;
+                    walker.notices_at = None;
                 }
                 visitor.item_recorded(line, recorded);
                 walker.pairing.record(recorded);
@@ -351,9 +396,11 @@ fn walk<'a>(
                     }
                     Some(TASK_COMPLETE | TURN_ABORTED) => {
                         if walker.pending == Pending::NewInput {
-                            walker.emit(RequestKind::Turn, line, None, visitor)?;
+                            let end = walker.notices_at;
+                            walker.emit(RequestKind::Turn, line, end, visitor)?;
                         }
                         walker.pending = Pending::Idle;
+                        walker.notices_at = None;
                         walker.unanswered_output_at = None;
                     }
                     Some(THREAD_ROLLED_BACK) => {
@@ -431,9 +478,11 @@ impl Walker {
 
     fn rewritten(&mut self, rewrite: Rewrite) {
         self.pairing = Pairing::of(self.history.items());
+        // Positions in the old history mean nothing in the new one.
+        self.notices_at = None;
         self.rewrite = Some(rewrite);
         if self.pending == Pending::Idle {
-            self.pending = Pending::AfterRewrite;
+            self.pending = Pending::NextOutputOnly;
         }
     }
 }
