@@ -16,6 +16,8 @@ use codex_core::first_turn::FirstTurn;
 use codex_core::first_turn::FirstTurnOptions;
 use codex_core::first_turn::build_first_turn_request;
 use codex_core::ids::IdGenerator;
+use codex_core::inspect::render_request_stats;
+use codex_core::inspect::request_stats;
 use codex_core::layout::LayoutOptions;
 use codex_core::layout::render_request_layout;
 use codex_core::turn_context::TurnContext;
@@ -115,6 +117,10 @@ pub struct RequestArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     pub format: RequestFormat,
+
+    /// After the request, print its token totals by source and its prefix reuse.
+    #[arg(long)]
+    pub stats: bool,
 }
 
 /// A turn and its first request.
@@ -255,8 +261,8 @@ pub fn prepare_turn(args: &TurnArgs) -> anyhow::Result<PreparedTurn> {
 
 pub fn run(args: &RequestArgs) -> anyhow::Result<String> {
     let AssembledTurn { turn, first } = assemble(&args.turn)?;
-    match args.format {
-        RequestFormat::Json => Ok(serde_json::to_string_pretty(&first.request)? + "\n"),
+    let request = match args.format {
+        RequestFormat::Json => serde_json::to_string_pretty(&first.request)? + "\n",
         RequestFormat::Layout => {
             let options = LayoutOptions {
                 known_texts: vec![(
@@ -265,7 +271,14 @@ pub fn run(args: &RequestArgs) -> anyhow::Result<String> {
                 )],
                 ..LayoutOptions::default()
             };
-            Ok(render_request_layout(&first.request, &options)? + "\n")
+            render_request_layout(&first.request, &options)? + "\n"
         }
-    }
+    };
+    Ok(match args.stats {
+        true => {
+            let stats = request_stats(std::slice::from_ref(&first.request));
+            format!("{request}\n{}", render_request_stats(&stats))
+        }
+        false => request,
+    })
 }

@@ -91,8 +91,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub resend_full_context: bool,
 
-    /// Print token statistics of the requests (tokens by source, prefix reuse) instead of the
-    /// requests.
+    /// After the requests, print their token totals by source and each one's prefix reuse (with
+    /// `--resend-full-context` as the baseline this shows what world-state diffs save).
     #[arg(long)]
     pub stats: bool,
 
@@ -223,17 +223,23 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
         false => &mut ScriptedReplies,
     };
     let run = run_script(&script, &env, ScriptStart::Beginning, sink, mode, responder)?;
-    if args.stats {
-        let bodies: Vec<_> = run
-            .requests
-            .into_iter()
-            .map(|request| request.body)
-            .collect();
-        return Ok(render_request_stats(&request_stats(&bodies)));
-    }
-    Ok(match args.format {
+    let requests = match args.format {
         RunFormat::Jsonl => render_requests_jsonl(&run.requests)?,
         RunFormat::Layout => render_requests_layout(&run.requests)?,
+    };
+    Ok(match args.stats {
+        true => {
+            let bodies: Vec<_> = run
+                .requests
+                .into_iter()
+                .map(|request| request.body)
+                .collect();
+            format!(
+                "{requests}\n{}",
+                render_request_stats(&request_stats(&bodies))
+            )
+        }
+        false => requests,
     })
 }
 

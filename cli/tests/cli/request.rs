@@ -1,10 +1,14 @@
 use std::path::Path;
 
+use codex_core::inspect::render_request_stats;
+use codex_core::inspect::request_stats;
+use codex_core::request::ResponsesRequest;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
 use crate::support::Run;
 use crate::support::arg;
+use crate::support::assert_success;
 use crate::support::assert_user_error;
 use crate::support::run;
 use crate::support::write;
@@ -198,4 +202,27 @@ fn model_catalog_file_is_used() {
     let body = body(&workspace.run("request", &["--model-catalog", arg(&catalog)]));
     assert_eq!(body["model"], "tiny");
     assert_eq!(body["instructions"], "Be tiny.");
+}
+
+/// `--stats` appends, after a blank line, the statistics the library computes for the body.
+#[test]
+fn stats_follow_the_request_in_either_format() {
+    let workspace = Workspace::new();
+    let base = ["--model", "gpt-5.5", "--message", "hi"];
+    let json = workspace.run("request", &base);
+    let request: ResponsesRequest =
+        serde_json::from_str(&json.stdout).expect("stdout is a request body");
+    let stats = render_request_stats(&request_stats(&[request]));
+    assert!(
+        stats.starts_with("token statistics (o200k_base)\n"),
+        "{stats}"
+    );
+    let layout = workspace.run("request", &[&base[..], &["--format", "layout"]].concat());
+    for (plain, format) in [(json, "json"), (layout, "layout")] {
+        let with_stats = workspace.run(
+            "request",
+            &[&base[..], &["--format", format, "--stats"]].concat(),
+        );
+        assert_success(&with_stats, &format!("{}\n{stats}", plain.stdout));
+    }
 }

@@ -4,6 +4,9 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::process::Command;
 
+use codex_core::inspect::render_request_stats;
+use codex_core::inspect::request_stats;
+use codex_core::request::ResponsesRequest;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
@@ -157,7 +160,7 @@ fn run_prints_one_body_per_turn_and_writes_the_rollout() {
 }
 
 #[test]
-fn resend_full_context_and_stats() {
+fn resend_full_context() {
     let full = stdout(run(&[
         "session",
         "run",
@@ -170,23 +173,42 @@ fn resend_full_context_and_stats() {
         full.matches("<PERMISSIONS_INSTRUCTIONS>").count(),
         1 + 2 + 3
     );
-    let stats = stdout(run(&[
-        "session",
-        "run",
-        arg(&example("cwd_agents_md")),
-        "--stats",
-    ]));
-    assert!(
-        stats.starts_with("token statistics (o200k_base)\n"),
-        "{stats}"
-    );
-    assert_eq!(
-        stats
+}
+
+/// `--stats` prints the requests, a blank line, then the statistics the library computes for
+/// the printed bodies; against the `--resend-full-context` baseline they show what diffs save.
+#[test]
+fn stats_follow_the_requests() {
+    let script = example("cwd_agents_md");
+    let session_run = |extra: &[&str]| {
+        let mut args = vec!["session", "run", arg(&script)];
+        args.extend_from_slice(extra);
+        stdout(run(&args))
+    };
+    let mut totals = Vec::new();
+    for mode in [&[][..], &["--resend-full-context"][..]] {
+        let jsonl = session_run(mode);
+        let bodies: Vec<ResponsesRequest> = jsonl
             .lines()
-            .filter(|line| line.starts_with("request "))
-            .count(),
-        3
-    );
+            .map(|line| serde_json::from_str(line).expect("a request body per line"))
+            .collect();
+        assert_eq!(bodies.len(), 3);
+        let stats = request_stats(&bodies);
+        let rendered = render_request_stats(&stats);
+        assert_eq!(
+            session_run(&[mode, &["--stats"]].concat()),
+            format!("{jsonl}\n{rendered}"),
+            "{mode:?}"
+        );
+        let layout = session_run(&[mode, &["--format", "layout"]].concat());
+        assert_eq!(
+            session_run(&[mode, &["--format", "layout", "--stats"]].concat()),
+            format!("{layout}\n{rendered}"),
+            "{mode:?}"
+        );
+        totals.push(stats.total_tokens);
+    }
+    assert!(totals[0] < totals[1], "diffs send fewer tokens: {totals:?}");
 }
 
 #[test]
@@ -259,6 +281,7 @@ fn resume_writes_only_with_write() {
             "user_message",
             "agent_message",
             "response_item",
+            "token_count",
             "task_complete"
         ]
     );
