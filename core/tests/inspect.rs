@@ -8,6 +8,7 @@ mod session_support;
 
 use std::path::PathBuf;
 
+use codex_core::config::Features;
 use codex_core::inspect::EntryClass;
 use codex_core::inspect::InspectOptions;
 use codex_core::inspect::Inspection;
@@ -255,6 +256,7 @@ fn project_session_requests_are_rebuilt_exactly() {
     let tools = builtin_tools(&BuiltinToolsConfig::for_model(
         &model,
         WebSearchMode::Cached,
+        &Features::default(),
     ))
     .unwrap();
     let expected: Vec<Vec<ResponseItem>> = inputs

@@ -4,6 +4,7 @@
 
 mod request_support;
 
+use codex_core::config::Features;
 use codex_core::context::fragment_registry::classify;
 use codex_core::context::fragments::base_instructions::BASE_INSTRUCTIONS as BASE_INSTRUCTIONS_SPEC;
 use codex_core::request::ContentItemKindsPolicy;
@@ -42,7 +43,12 @@ use serde_json::Value;
 use serde_json::json;
 
 fn tools_for(model: &ModelInfo) -> Vec<ToolSpec> {
-    builtin_tools(&BuiltinToolsConfig::for_model(model, WebSearchMode::Cached)).expect("tools")
+    builtin_tools(&BuiltinToolsConfig::for_model(
+        model,
+        WebSearchMode::Cached,
+        &Features::default(),
+    ))
+    .expect("tools")
 }
 
 /// A whole first-turn request for `model` from a generator seeded with `seed`, as pretty JSON.

@@ -6,6 +6,7 @@ mod request_support;
 
 use std::collections::BTreeSet;
 
+use codex_core::config::Features;
 use codex_core::request::ParallelToolCalls;
 use codex_core::request::ResponsesRequest;
 use codex_core::request::ResponsesRequestInputs;
@@ -49,6 +50,7 @@ fn our_bodies_have_upstreams_top_level_fields_in_order() {
             builtin_tools(&BuiltinToolsConfig::for_model(
                 &model,
                 WebSearchMode::Cached,
+                &Features::default(),
             ))
             .expect("tools")
         };

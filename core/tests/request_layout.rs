@@ -3,6 +3,7 @@
 
 mod request_support;
 
+use codex_core::config::Features;
 use codex_core::layout::LayoutOptions;
 use codex_core::layout::LayoutText;
 use codex_core::layout::render_layout;
@@ -28,6 +29,7 @@ fn lite_request_layout(options: &LayoutOptions) -> String {
     let tools = builtin_tools(&BuiltinToolsConfig::for_model(
         &model,
         WebSearchMode::Cached,
+        &Features::default(),
     ))
     .unwrap();
     let request = build_responses_request(ResponsesRequestInputs::new(
@@ -52,9 +54,10 @@ fn first_turn_layout_with_placeholders() {
     };
     assert_eq!(
         lite_request_layout(&options),
-        "00:additional_tools[2]:
+        "00:additional_tools[3]:
     [01] namespace/functions
-    [02] web_search
+    [02] tool_search
+    [03] web_search
 01:message/developer:<MODEL_INSTRUCTIONS>
 02:message/developer:<PERMISSIONS_INSTRUCTIONS>
 03:message/user[2]:

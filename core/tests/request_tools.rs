@@ -3,13 +3,19 @@
 
 mod request_support;
 
+use codex_core::config::Feature;
+use codex_core::config::Features;
 use codex_core::tools::BuiltinToolsConfig;
 use codex_core::tools::ImageDetailParameter;
+use codex_core::tools::MultiAgentTools;
 use codex_core::tools::ToolSpec;
 use codex_core::tools::builtin_tools;
+use codex_models_manager::fallback_model_info;
 use codex_protocol::WebSearchMode;
 use codex_protocol::openai_models::ApplyPatchToolType;
 use codex_protocol::openai_models::ConfigShellToolType;
+use codex_protocol::openai_models::ModelInfo;
+use codex_protocol::openai_models::MultiAgentVersion;
 use codex_protocol::openai_models::WebSearchToolType;
 use pretty_assertions::assert_eq;
 use request_support::captured_requests;
@@ -27,13 +33,18 @@ fn names(tools: &[ToolSpec]) -> Vec<String> {
             ToolSpec::LocalShell {} => "local_shell".to_string(),
             ToolSpec::WebSearch(_) => "web_search".to_string(),
             ToolSpec::Namespace(namespace) => format!("{} (namespace)", namespace.name),
+            ToolSpec::ToolSearch(_) => "tool_search".to_string(),
             ToolSpec::Other(raw) => format!("other: {raw}"),
         })
         .collect()
 }
 
 fn standard_config() -> BuiltinToolsConfig {
-    BuiltinToolsConfig::for_model(&standard_model(), WebSearchMode::Cached)
+    BuiltinToolsConfig::for_model(
+        &standard_model(),
+        WebSearchMode::Cached,
+        &Features::default(),
+    )
 }
 
 #[test]
@@ -48,6 +59,7 @@ fn standard_model_gets_upstreams_tool_order() {
             "request_user_input",
             "apply_patch (custom)",
             "view_image",
+            "tool_search",
             "web_search",
         ]
     );
@@ -60,25 +72,28 @@ fn standard_model_gets_upstreams_tool_order() {
 #[test]
 fn catalog_flags_choose_the_tools() {
     let config = BuiltinToolsConfig {
-        shell_type: ConfigShellToolType::ShellCommand,
+        shell_type: ConfigShellToolType::UnifiedExec,
         apply_patch_tool_type: None,
         web_search_mode: WebSearchMode::Live,
         web_search_tool_type: WebSearchToolType::Text,
         image_input: true,
         image_detail: ImageDetailParameter::Omitted,
+        multi_agent: MultiAgentTools::Inline,
     };
     let tools = builtin_tools(&config).expect("tools");
     assert_eq!(
         names(&tools),
         [
-            "shell_command",
+            "exec_command",
+            "write_stdin",
             "update_plan",
             "request_user_input",
             "view_image",
+            "multi_agent_v1 (namespace)",
             "web_search"
         ]
     );
-    let view_image = serde_json::to_value(&tools[3]).unwrap();
+    let view_image = serde_json::to_value(&tools[4]).unwrap();
     assert_eq!(
         view_image["parameters"]["properties"]
             .as_object()
@@ -88,40 +103,143 @@ fn catalog_flags_choose_the_tools() {
         ["path"]
     );
     assert_eq!(
-        serde_json::to_value(&tools[4]).unwrap(),
+        serde_json::to_value(&tools[6]).unwrap(),
         json!({"type": "web_search", "external_web_access": true})
     );
 
     let config = BuiltinToolsConfig {
-        shell_type: ConfigShellToolType::Default,
+        shell_type: ConfigShellToolType::Disabled,
         apply_patch_tool_type: Some(ApplyPatchToolType::Function),
         web_search_mode: WebSearchMode::Disabled,
         image_input: false,
-        ..config
-    };
-    let tools = builtin_tools(&config).expect("tools");
-    assert_eq!(
-        names(&tools),
-        ["shell", "update_plan", "request_user_input", "apply_patch"]
-    );
-
-    let config = BuiltinToolsConfig {
-        shell_type: ConfigShellToolType::Local,
-        ..config
-    };
-    let tools = builtin_tools(&config).expect("tools");
-    assert_eq!(
-        serde_json::to_value(&tools[0]).unwrap(),
-        json!({"type": "local_shell"})
-    );
-
-    let config = BuiltinToolsConfig {
-        shell_type: ConfigShellToolType::Disabled,
+        multi_agent: MultiAgentTools::Omitted,
         ..config
     };
     assert_eq!(
         names(&builtin_tools(&config).expect("tools")),
         ["update_plan", "request_user_input", "apply_patch"]
+    );
+}
+
+#[test]
+fn every_shell_type_but_disabled_is_unified_exec() {
+    for shell_type in [
+        ConfigShellToolType::Default,
+        ConfigShellToolType::Local,
+        ConfigShellToolType::ShellCommand,
+        ConfigShellToolType::UnifiedExec,
+    ] {
+        let config = BuiltinToolsConfig {
+            shell_type,
+            ..standard_config()
+        };
+        assert_eq!(
+            names(&builtin_tools(&config).expect("tools"))[..2],
+            ["exec_command", "write_stdin"],
+            "{shell_type:?}"
+        );
+    }
+}
+
+#[test]
+fn fallback_model_gets_unified_exec_and_the_inline_multi_agent_namespace() {
+    let model = fallback_model_info("o3");
+    let tools = builtin_tools(&BuiltinToolsConfig::for_model(
+        &model,
+        WebSearchMode::Cached,
+        &Features::default(),
+    ))
+    .expect("tools");
+    assert_eq!(
+        names(&tools),
+        [
+            "exec_command",
+            "write_stdin",
+            "update_plan",
+            "request_user_input",
+            "view_image",
+            "multi_agent_v1 (namespace)",
+            "web_search",
+        ]
+    );
+    let Some(ToolSpec::Namespace(namespace)) = tools.get(5) else {
+        panic!("no namespace");
+    };
+    assert_eq!(
+        names(&namespace.tools),
+        [
+            "close_agent",
+            "resume_agent",
+            "send_input",
+            "spawn_agent",
+            "wait_agent"
+        ]
+    );
+}
+
+#[test]
+fn features_and_catalog_flags_place_the_multi_agent_tools() {
+    let searchable = standard_model();
+    assert!(searchable.supports_search_tool);
+    let plain = ModelInfo {
+        supports_search_tool: false,
+        ..searchable.clone()
+    };
+    let with = |enabled: &[Feature], disabled: &[Feature]| {
+        let mut features = Features::default();
+        for feature in enabled {
+            features.set(*feature, true);
+        }
+        for feature in disabled {
+            features.set(*feature, false);
+        }
+        features
+    };
+    let defaults = Features::default();
+    let off = with(&[], &[Feature::MultiAgent]);
+    let v2 = with(&[Feature::MultiAgentV2], &[]);
+    let v2_model = ModelInfo {
+        multi_agent_version: Some(MultiAgentVersion::V2),
+        ..searchable.clone()
+    };
+    let v1_model = ModelInfo {
+        multi_agent_version: Some(MultiAgentVersion::V1),
+        ..plain.clone()
+    };
+    assert_eq!(
+        [
+            MultiAgentTools::for_model(&searchable, &defaults),
+            MultiAgentTools::for_model(&plain, &defaults),
+            MultiAgentTools::for_model(&v1_model, &defaults),
+            MultiAgentTools::for_model(&searchable, &off),
+            MultiAgentTools::for_model(&plain, &v2),
+            MultiAgentTools::for_model(&v2_model, &defaults),
+        ],
+        [
+            MultiAgentTools::Deferred,
+            MultiAgentTools::Inline,
+            MultiAgentTools::Inline,
+            MultiAgentTools::Omitted,
+            MultiAgentTools::Omitted,
+            MultiAgentTools::Omitted,
+        ]
+    );
+    let tools = builtin_tools(&BuiltinToolsConfig::for_model(
+        &searchable,
+        WebSearchMode::Disabled,
+        &off,
+    ))
+    .expect("tools");
+    assert_eq!(
+        names(&tools),
+        [
+            "exec_command",
+            "write_stdin",
+            "update_plan",
+            "request_user_input",
+            "apply_patch (custom)",
+            "view_image",
+        ]
     );
 }
 
@@ -155,10 +273,15 @@ fn freeform_apply_patch_carries_the_patch_grammar() {
 
 #[test]
 fn raw_tools_round_trip_unchanged() {
+    let raw = json!({"type": "image_generation", "output_format": "png"});
+    let tool: ToolSpec = serde_json::from_value(raw.clone()).unwrap();
+    assert_eq!(tool, ToolSpec::Other(raw.clone()));
+    assert_eq!(serde_json::to_value(&tool).unwrap(), raw);
+
     let raw =
         json!({"type": "tool_search", "execution": "client", "description": "d", "parameters": {}});
     let tool: ToolSpec = serde_json::from_value(raw.clone()).unwrap();
-    assert_eq!(tool, ToolSpec::Other(raw.clone()));
+    assert!(matches!(tool, ToolSpec::ToolSearch(_)), "{tool:?}");
     assert_eq!(serde_json::to_value(&tool).unwrap(), raw);
 }
 
@@ -186,18 +309,27 @@ fn tool_shapes_match_upstream_captures() {
     let Some(captures) = upstream_captures() else {
         return;
     };
-    let ours: Vec<Value> = builtin_tools(&standard_config())
-        .expect("tools")
+    let inline = BuiltinToolsConfig {
+        multi_agent: MultiAgentTools::Inline,
+        ..standard_config()
+    };
+    let ours: Vec<Value> = [standard_config(), inline]
         .iter()
+        .flat_map(|config| builtin_tools(config).expect("tools"))
         .map(|tool| serde_json::to_value(tool).unwrap())
         .collect();
+    let key = |tool: &Value| tool.get("name").or_else(|| tool.get("type")).cloned();
     let mut compared = std::collections::BTreeSet::new();
     for (path, body) in captured_requests(&captures) {
         for theirs in body["tools"].as_array().into_iter().flatten() {
-            let Some(name) = theirs.get("name").and_then(Value::as_str) else {
+            let Some(name) = key(theirs).and_then(|name| name.as_str().map(str::to_string)) else {
                 continue;
             };
-            let Some(mine) = ours.iter().find(|tool| tool["name"] == json!(name)) else {
+            // Only hosted tools are keyed by type; `web_search` is checked below.
+            if name == "web_search" {
+                continue;
+            }
+            let Some(mine) = ours.iter().find(|tool| key(tool) == key(theirs)) else {
                 continue;
             };
             let expected = shape(theirs);
@@ -234,7 +366,9 @@ fn tool_shapes_match_upstream_captures() {
         [
             "apply_patch",
             "exec_command",
+            "multi_agent_v1",
             "request_user_input",
+            "tool_search",
             "update_plan",
             "view_image",
             "write_stdin",

@@ -203,7 +203,7 @@ fn a_deleted_template_fails_naming_it_and_the_code_that_embeds_it() {
 fn a_deleted_tool_template_fails_naming_the_embedding_file() {
     let copy = copy_workspace();
     let baseline = check_prompts(copy.path()).expect("check runs");
-    let tool = Path::new(TEMPLATES_DIR).join("tools/shell.json");
+    let tool = Path::new(TEMPLATES_DIR).join("tools/view_image.json");
     std::fs::remove_file(copy.path().join(&tool)).expect("delete");
 
     let new = added(&baseline, check_prompts(copy.path()).expect("check runs"));
@@ -215,6 +215,6 @@ fn a_deleted_tool_template_fails_naming_the_embedding_file() {
         (&PathBuf::from("core/src/tools/builtin.rs"), &tool)
     );
     assert!(new[0].to_string().ends_with(
-        ": include_str! names prompts/templates/tools/shell.json, which does not exist"
+        ": include_str! names prompts/templates/tools/view_image.json, which does not exist"
     ));
 }

@@ -131,6 +131,7 @@ impl<'c> Inspector<'c> {
                         let unnamed = match tool {
                             ToolSpec::WebSearch(_) => "web_search",
                             ToolSpec::LocalShell {} => "local_shell",
+                            ToolSpec::ToolSearch(_) => "tool_search",
                             ToolSpec::Function(_)
                             | ToolSpec::Custom(_)
                             | ToolSpec::Namespace(_)

@@ -15,6 +15,7 @@ use codex_protocol::rollout::TurnContextItem;
 
 use super::InspectError;
 use super::model::ToolsOrigin;
+use crate::config::Features;
 use crate::request::LiteToolCatalog;
 use crate::request::ModelProviderKind;
 use crate::request::ResponsesRequest;
@@ -120,9 +121,11 @@ impl<'c> RequestSetups<'c> {
         let resolved = self.catalog.lookup(slug);
         let (tools, tools_origin) = match resolved.source {
             MetadataSource::Catalog { .. } => (
+                // Rollouts do not record features: upstream's defaults.
                 builtin_tools(&BuiltinToolsConfig::for_model(
                     &resolved.info,
                     web_search_mode,
+                    &Features::default(),
                 ))?,
                 ToolsOrigin::RebuiltBuiltin,
             ),

@@ -34,6 +34,7 @@ pub fn lite_catalog_tools(tools: &[ToolSpec], layout: LiteToolCatalog) -> Vec<To
                     ToolSpec::LocalShell {}
                     | ToolSpec::WebSearch(_)
                     | ToolSpec::Namespace(_)
+                    | ToolSpec::ToolSearch(_)
                     | ToolSpec::Other(_) => false,
                 });
             let mut catalog = Vec::with_capacity(others.len() + 1);

@@ -5,6 +5,7 @@ use codex_protocol::openai_models::ApplyPatchToolType;
 use codex_protocol::openai_models::ConfigShellToolType;
 use codex_protocol::openai_models::InputModality;
 use codex_protocol::openai_models::ModelInfo;
+use codex_protocol::openai_models::MultiAgentVersion;
 use codex_protocol::openai_models::WebSearchToolType;
 
 use super::spec::FreeformTool;
@@ -13,6 +14,8 @@ use super::spec::FunctionTool;
 use super::spec::ToolSpec;
 use super::spec::ToolSpecError;
 use super::spec::WebSearchTool;
+use crate::config::Feature;
+use crate::config::Features;
 
 /// One template file under `prompts/templates/tools/`: its path (for error messages) and text.
 struct ToolTemplate {
@@ -31,13 +34,13 @@ macro_rules! tool_template {
 
 const EXEC_COMMAND: ToolTemplate = tool_template!("exec_command.json");
 const WRITE_STDIN: ToolTemplate = tool_template!("write_stdin.json");
-const SHELL_COMMAND: ToolTemplate = tool_template!("shell_command.json");
-const SHELL: ToolTemplate = tool_template!("shell.json");
 const UPDATE_PLAN: ToolTemplate = tool_template!("update_plan.json");
 const REQUEST_USER_INPUT: ToolTemplate = tool_template!("request_user_input.json");
 const APPLY_PATCH_FREEFORM: ToolTemplate = tool_template!("apply_patch_freeform.json");
 const APPLY_PATCH_FUNCTION: ToolTemplate = tool_template!("apply_patch_function.json");
 const VIEW_IMAGE: ToolTemplate = tool_template!("view_image.json");
+const TOOL_SEARCH: ToolTemplate = tool_template!("tool_search.json");
+const MULTI_AGENT_V1: ToolTemplate = tool_template!("multi_agent_v1.json");
 /// The patch grammar sent as the freeform `apply_patch` tool's `format.definition`, byte for byte
 /// (its final line break included).
 const APPLY_PATCH_GRAMMAR: &str = include_str!("../../../prompts/templates/tools/apply_patch.lark");
@@ -47,6 +50,40 @@ const APPLY_PATCH_GRAMMAR: &str = include_str!("../../../prompts/templates/tools
 pub enum ImageDetailParameter {
     Offered,
     Omitted,
+}
+
+/// Whether and how the multi-agent tools (the `multi_agent_v1` namespace: `spawn_agent`,
+/// `send_input`, `resume_agent`, `wait_agent`, `close_agent`) are offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MultiAgentTools {
+    /// Not offered: the `multi_agent` feature is off, or the session runs multi-agent v2, whose
+    /// tools this project does not model.
+    Omitted,
+    /// Held back behind a `tool_search` tool (models whose catalog entry sets
+    /// `supports_search_tool`); the namespace itself is not sent.
+    Deferred,
+    /// The `multi_agent_v1` namespace sent in full.
+    Inline,
+}
+
+impl MultiAgentTools {
+    /// Upstream's choice: the `multi_agent_v2` feature forces v2; otherwise the `multi_agent`
+    /// feature (on by default) enables the version the model's catalog entry names, v1 when it
+    /// names none. v1 tools are deferred when the model supports the search tool.
+    pub fn for_model(model: &ModelInfo, features: &Features) -> Self {
+        let version = if features.enabled(Feature::MultiAgentV2) {
+            Some(MultiAgentVersion::V2)
+        } else if features.enabled(Feature::MultiAgent) {
+            Some(model.multi_agent_version.unwrap_or(MultiAgentVersion::V1))
+        } else {
+            None
+        };
+        match version {
+            Some(MultiAgentVersion::V1) if model.supports_search_tool => Self::Deferred,
+            Some(MultiAgentVersion::V1) => Self::Inline,
+            Some(MultiAgentVersion::V2) | None => Self::Omitted,
+        }
+    }
 }
 
 /// What decides which built-in tools a request carries.
@@ -60,12 +97,18 @@ pub struct BuiltinToolsConfig {
     /// `view_image` is offered only to models that accept image input.
     pub image_input: bool,
     pub image_detail: ImageDetailParameter,
+    pub multi_agent: MultiAgentTools,
 }
 
 impl BuiltinToolsConfig {
-    /// Flags taken from the model's catalog entry; the web search mode is a session setting
-    /// (upstream uses `live` under `danger-full-access` and `cached` otherwise unless configured).
-    pub fn for_model(model: &ModelInfo, web_search_mode: WebSearchMode) -> Self {
+    /// Flags taken from the model's catalog entry and the session's features; the web search
+    /// mode is a session setting (upstream uses `live` under `danger-full-access` and `cached`
+    /// otherwise unless configured).
+    pub fn for_model(
+        model: &ModelInfo,
+        web_search_mode: WebSearchMode,
+        features: &Features,
+    ) -> Self {
         Self {
             shell_type: model.shell_type,
             apply_patch_tool_type: model.apply_patch_tool_type,
@@ -77,24 +120,25 @@ impl BuiltinToolsConfig {
             } else {
                 ImageDetailParameter::Omitted
             },
+            multi_agent: MultiAgentTools::for_model(model, features),
         }
     }
 }
 
-/// The built-in tools in upstream's order: shell tool(s), `update_plan`, `request_user_input`,
-/// `apply_patch`, `view_image`, `web_search`.
+/// The built-in tools in upstream's order: shell tools, `update_plan`, `request_user_input`,
+/// `apply_patch`, `view_image`, `tool_search` or the `multi_agent_v1` namespace, `web_search`.
 pub fn builtin_tools(config: &BuiltinToolsConfig) -> Result<Vec<ToolSpec>, ToolSpecError> {
     let mut tools = Vec::new();
     match config.shell_type {
-        ConfigShellToolType::UnifiedExec => {
+        // Upstream's shell tool type keeps `default`, `local` and `shell_command` only as
+        // catalog aliases of `unified_exec`.
+        ConfigShellToolType::UnifiedExec
+        | ConfigShellToolType::Default
+        | ConfigShellToolType::Local
+        | ConfigShellToolType::ShellCommand => {
             tools.push(ToolSpec::Function(function_tool(&EXEC_COMMAND)?));
             tools.push(ToolSpec::Function(function_tool(&WRITE_STDIN)?));
         }
-        ConfigShellToolType::ShellCommand => {
-            tools.push(ToolSpec::Function(function_tool(&SHELL_COMMAND)?))
-        }
-        ConfigShellToolType::Default => tools.push(ToolSpec::Function(function_tool(&SHELL)?)),
-        ConfigShellToolType::Local => tools.push(ToolSpec::LocalShell {}),
         ConfigShellToolType::Disabled => {}
     }
     tools.push(ToolSpec::Function(function_tool(&UPDATE_PLAN)?));
@@ -112,6 +156,7 @@ pub fn builtin_tools(config: &BuiltinToolsConfig) -> Result<Vec<ToolSpec>, ToolS
             | ToolSpec::LocalShell {}
             | ToolSpec::WebSearch(_)
             | ToolSpec::Namespace(_)
+            | ToolSpec::ToolSearch(_)
             | ToolSpec::Other(_) => {
                 return Err(ToolSpecError::UnexpectedShape {
                     template: APPLY_PATCH_FREEFORM.path,
@@ -139,6 +184,45 @@ pub fn builtin_tools(config: &BuiltinToolsConfig) -> Result<Vec<ToolSpec>, ToolS
             }
         }
         tools.push(ToolSpec::Function(view_image));
+    }
+    match config.multi_agent {
+        MultiAgentTools::Omitted => {}
+        MultiAgentTools::Deferred => match parse_template(&TOOL_SEARCH)? {
+            ToolSpec::ToolSearch(tool) => tools.push(ToolSpec::ToolSearch(tool)),
+            ToolSpec::Function(_)
+            | ToolSpec::Custom(_)
+            | ToolSpec::LocalShell {}
+            | ToolSpec::WebSearch(_)
+            | ToolSpec::Namespace(_)
+            | ToolSpec::Other(_) => {
+                return Err(ToolSpecError::UnexpectedShape {
+                    template: TOOL_SEARCH.path,
+                    reason: "expected a `tool_search` tool with execution, description and parameters",
+                });
+            }
+        },
+        MultiAgentTools::Inline => match parse_template(&MULTI_AGENT_V1)? {
+            ToolSpec::Namespace(namespace)
+                if namespace
+                    .tools
+                    .iter()
+                    .all(|tool| matches!(tool, ToolSpec::Function(_))) =>
+            {
+                tools.push(ToolSpec::Namespace(namespace))
+            }
+            ToolSpec::Function(_)
+            | ToolSpec::Custom(_)
+            | ToolSpec::LocalShell {}
+            | ToolSpec::WebSearch(_)
+            | ToolSpec::Namespace(_)
+            | ToolSpec::ToolSearch(_)
+            | ToolSpec::Other(_) => {
+                return Err(ToolSpecError::UnexpectedShape {
+                    template: MULTI_AGENT_V1.path,
+                    reason: "expected a `namespace` of `function` tools",
+                });
+            }
+        },
     }
     let external_web_access = match config.web_search_mode {
         WebSearchMode::Disabled => None,
@@ -172,6 +256,7 @@ fn function_tool(template: &ToolTemplate) -> Result<FunctionTool, ToolSpecError>
         | ToolSpec::LocalShell {}
         | ToolSpec::WebSearch(_)
         | ToolSpec::Namespace(_)
+        | ToolSpec::ToolSearch(_)
         | ToolSpec::Other(_) => Err(ToolSpecError::UnexpectedShape {
             template: template.path,
             reason: "expected a `function` tool with name, description, strict and parameters",

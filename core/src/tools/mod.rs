@@ -10,6 +10,7 @@ mod spec;
 
 pub use builtin::BuiltinToolsConfig;
 pub use builtin::ImageDetailParameter;
+pub use builtin::MultiAgentTools;
 pub use builtin::builtin_tools;
 pub use spec::FreeformTool;
 pub use spec::FreeformToolFormat;
@@ -17,6 +18,7 @@ pub use spec::FreeformToolFormatType;
 pub use spec::FunctionTool;
 pub use spec::GrammarSyntax;
 pub use spec::NamespaceTool;
+pub use spec::ToolSearchTool;
 pub use spec::ToolSpec;
 pub use spec::ToolSpecError;
 pub use spec::WebSearchTool;

@@ -18,6 +18,8 @@ pub enum ToolSpec {
     WebSearch(WebSearchTool),
     /// A group of tools under one name (Responses Lite folds function tools into one).
     Namespace(NamespaceTool),
+    /// The search over tools held back from the list (deferred tools); it has no name.
+    ToolSearch(ToolSearchTool),
     /// Any other tool, kept as raw JSON and sent unchanged.
     #[serde(untagged)]
     Other(serde_json::Value),
@@ -76,6 +78,15 @@ pub struct NamespaceTool {
     pub tools: Vec<ToolSpec>,
 }
 
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSearchTool {
+    /// Who runs the search: `client` when the harness holds the deferred tools itself.
+    pub execution: String,
+    pub description: String,
+    /// JSON Schema of the arguments object.
+    pub parameters: serde_json::Value,
+}
+
 /// A built-in tool template that does not parse as the tool it should describe.
 #[derive(Debug, thiserror::Error)]
 pub enum ToolSpecError {
@@ -93,13 +104,14 @@ pub enum ToolSpecError {
 }
 
 impl ToolSpec {
-    /// The tool's name; hosted tools without one (`web_search`, `local_shell`) have none.
+    /// The tool's name; tools without one (`web_search`, `local_shell`, `tool_search`) have
+    /// none.
     pub fn name(&self) -> Option<&str> {
         match self {
             Self::Function(tool) => Some(&tool.name),
             Self::Custom(tool) => Some(&tool.name),
             Self::Namespace(tool) => Some(&tool.name),
-            Self::LocalShell {} | Self::WebSearch(_) => None,
+            Self::LocalShell {} | Self::WebSearch(_) | Self::ToolSearch(_) => None,
             Self::Other(raw) => raw.get("name").and_then(serde_json::Value::as_str),
         }
     }

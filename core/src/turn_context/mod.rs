@@ -298,12 +298,13 @@ impl TurnContext {
         });
     }
 
-    /// The built-in tools this turn offers the model (they depend on the model and the web
-    /// search mode). Built once per turn and moved into its request.
+    /// The built-in tools this turn offers the model (they depend on the model, the web
+    /// search mode and the features). Built once per turn and moved into its request.
     pub fn builtin_tools(&self) -> Result<Vec<ToolSpec>, ToolSpecError> {
         builtin_tools(&BuiltinToolsConfig::for_model(
             &self.model,
             self.web_search_mode,
+            &self.features,
         ))
     }
 

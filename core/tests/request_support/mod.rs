@@ -40,6 +40,7 @@ pub fn standard_model() -> ModelInfo {
     model.supports_image_detail_original = true;
     model.supports_parallel_tool_calls = true;
     model.shell_type = ConfigShellToolType::UnifiedExec;
+    model.supports_search_tool = true;
     model.default_reasoning_level = Some(ReasoningEffort::Medium);
     model.default_reasoning_summary = ReasoningSummary::None;
     model.supports_reasoning_summary_parameter = true;
