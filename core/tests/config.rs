@@ -19,6 +19,8 @@ use codex_core::config::ModelProvider;
 use codex_core::config::ModelProviderTable;
 use codex_core::config::ModelProviderToml;
 use codex_core::config::ProjectRootMarkersToml;
+use codex_core::config::SkillsConfig;
+use codex_core::config::SkillsToml;
 use codex_protocol::AskForApproval;
 use codex_protocol::ModeKind;
 use codex_protocol::Personality;
@@ -66,6 +68,7 @@ fn defaults_apply_without_a_config_file() {
             collaboration_mode: ModeKind::Default,
             realtime: false,
             current_time_reminder_interval: None,
+            skills: None,
             warnings: Vec::new(),
         }
     );
@@ -98,6 +101,9 @@ cwd = "/work/project"
 collaboration_mode = "plan"
 realtime = true
 current_time_reminder_interval = 3600
+
+[skills]
+include_instructions = false
 
 [features]
 personality = false
@@ -146,6 +152,10 @@ child_agents_md = true
             collaboration_mode: ModeKind::Plan,
             realtime: true,
             current_time_reminder_interval: Some(3600),
+            skills: Some(SkillsConfig {
+                include_instructions: false,
+                host: Vec::new(),
+            }),
             warnings: Vec::new(),
         }
     );
@@ -178,6 +188,7 @@ fn known_keys_are_exactly_the_config_toml_fields() {
         collaboration_mode: Some(ModeKind::Default),
         realtime: Some(false),
         current_time_reminder_interval: Some(1),
+        skills: Some(SkillsToml::default()),
     };
     let table = toml::Table::try_from(&full).unwrap();
     let fields: BTreeSet<&str> = table.keys().map(String::as_str).collect();

@@ -190,6 +190,14 @@ template_catalogue! {
     FragmentSkillsCatalogAvailable => "fragments/skills_catalog_available.md" [],
     /// Rules for using skills, closing the catalogue when enabled.
     FragmentSkillsCatalogUsage => "fragments/skills_catalog_usage.md" [],
+    /// `<skills_instructions>` update: the selected environments' skills are gone.
+    SkillsEnvironmentNoneAvailable => "skills/environment_none_available.md" [],
+    /// `<skills_instructions>` update: the selected environments' skills are no longer listed.
+    SkillsEnvironmentNotListed => "skills/environment_not_listed.md" [],
+    /// `<skills_instructions>` update: the host's skills are gone.
+    SkillsHostNoneAvailable => "skills/host_none_available.md" [],
+    /// `<skills_instructions>` update: the host's skills are no longer listed.
+    SkillsHostNotListed => "skills/host_not_listed.md" [],
     /// Reminder given to the guardian reviewer on follow-up reviews.
     FragmentGuardianFollowupReviewReminder =>
         "fragments/guardian_followup_review_reminder.md" [],

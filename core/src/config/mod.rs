@@ -10,6 +10,7 @@ mod environment;
 mod error;
 mod features;
 mod overrides;
+mod skills;
 mod toml_layer;
 
 use std::io;
@@ -34,6 +35,9 @@ pub use features::Feature;
 pub use features::Features;
 pub use overrides::CliOverride;
 pub use overrides::ConfigOverrides;
+pub use skills::SkillToml;
+pub use skills::SkillsConfig;
+pub use skills::SkillsToml;
 pub use toml_layer::ConfigToml;
 pub use toml_layer::KNOWN_KEYS;
 pub use toml_layer::ModelProviderTable;
@@ -101,6 +105,8 @@ pub struct Config {
     /// Seconds the clock must advance between current-time reminders; `None`: no reminders
     /// unless a turn asks for one.
     pub current_time_reminder_interval: Option<u64>,
+    /// `[skills]`: the skills extension, when installed.
+    pub skills: Option<SkillsConfig>,
     pub warnings: Vec<ConfigWarning>,
 }
 
@@ -292,6 +298,7 @@ impl Config {
             collaboration_mode: merged.collaboration_mode.unwrap_or_default(),
             realtime: merged.realtime.unwrap_or(false),
             current_time_reminder_interval: merged.current_time_reminder_interval,
+            skills: merged.skills.map(SkillsConfig::from),
             warnings,
             codex_home,
         })

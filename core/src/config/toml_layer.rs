@@ -18,6 +18,7 @@ use super::ConfigError;
 use super::ConfigOrigin;
 use super::ConfigWarning;
 use super::Feature;
+use super::SkillsToml;
 
 /// Every top-level key [`ConfigToml`] reads; anything else draws a warning.
 pub const KNOWN_KEYS: &[&str] = &[
@@ -44,6 +45,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "sandbox_mode",
     "seed",
     "shell",
+    "skills",
     "timezone",
 ];
 
@@ -80,6 +82,8 @@ pub struct ConfigToml {
     pub realtime: Option<bool>,
     /// Seconds between current-time reminders.
     pub current_time_reminder_interval: Option<u64>,
+    /// The skills extension; absent means not installed.
+    pub skills: Option<SkillsToml>,
 }
 
 /// `model_provider = "id"` or `model_provider = { id = "…", base_url = "…" }`.
@@ -136,6 +140,7 @@ impl ConfigToml {
             collaboration_mode,
             realtime,
             current_time_reminder_interval,
+            skills,
         } = higher;
         let features = match (self.features, features) {
             (Some(mut lower), Some(higher)) => {
@@ -171,6 +176,10 @@ impl ConfigToml {
             realtime: realtime.or(self.realtime),
             current_time_reminder_interval: current_time_reminder_interval
                 .or(self.current_time_reminder_interval),
+            skills: match (self.skills, skills) {
+                (Some(lower), Some(higher)) => Some(lower.overlay(higher)),
+                (lower, higher) => higher.or(lower),
+            },
         }
     }
 
@@ -191,6 +200,9 @@ impl ConfigToml {
             if path.is_relative() {
                 *path = base.join(&*path);
             }
+        }
+        if let Some(skills) = &mut self.skills {
+            skills.resolve_paths(base);
         }
     }
 

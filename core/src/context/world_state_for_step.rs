@@ -14,6 +14,7 @@ use codex_protocol::SandboxPolicy;
 use codex_protocol::TemporaryDirectories;
 
 use crate::config::Feature;
+use crate::context::fragments::available_skills_instructions::SkillUsageRules;
 use crate::context::world_state::WorldState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::sections::agents_md::AgentsMdSection;
@@ -52,6 +53,9 @@ use crate::context::world_state::sections::personality::PersonalitySnapshot;
 use crate::context::world_state::sections::plugins_instructions::PluginsInstructionsSection;
 use crate::context::world_state::sections::realtime::RealtimeSection;
 use crate::context::world_state::sections::realtime::RealtimeSectionInputs;
+use crate::context::world_state::sections::skills::SkillsCatalogSource;
+use crate::context::world_state::sections::skills::skills_catalog_body;
+use crate::context::world_state::sections::skills::skills_section_contribution;
 use crate::context::world_state::sections::tools::ToolsSection;
 use crate::context::world_state::sections::tools::ToolsSectionInputs;
 use crate::turn_context::TurnContext;
@@ -251,6 +255,27 @@ pub fn build_world_state_for_step(
                     .map(|namespace| (namespace.name.clone(), namespace.description.clone()))
                     .collect(),
             },
+            templates,
+        ))?;
+    }
+    if let Some(skills) = &turn.skills {
+        // This project discovers no skills in the selected environments, so `skills` only
+        // records the listing; `host_skills` carries the configured catalogue.
+        world_state.add_contribution(skills_section_contribution(
+            SkillsCatalogSource::SelectedEnvironments,
+            None,
+            skills.listing,
+            templates,
+        ))?;
+        let usage = if model.include_skills_usage_instructions {
+            SkillUsageRules::Include
+        } else {
+            SkillUsageRules::Omit
+        };
+        world_state.add_contribution(skills_section_contribution(
+            SkillsCatalogSource::Host,
+            skills_catalog_body(&skills.host, skills.listing, usage, templates),
+            skills.listing,
             templates,
         ))?;
     }

@@ -18,6 +18,7 @@ use crate::config::ConfigOverrides;
 use crate::config::ConfigToml;
 use crate::config::Feature;
 use crate::config::KNOWN_KEYS;
+use crate::config::SkillsToml;
 
 /// Keys whose values are paths; relative ones resolve against the layer's folder.
 const PATH_KEYS: [&str; 3] = ["cwd", "model_catalog", "model_instructions_file"];
@@ -220,6 +221,20 @@ impl SettingsLayer {
                 )));
             }
             entry.value = toml::Value::String(path.display().to_string());
+        }
+        if key == "skills" {
+            // Skill paths resolve against the script's folder, like the path keys.
+            let mut skills: SkillsToml =
+                entry
+                    .value
+                    .clone()
+                    .try_into()
+                    .map_err(|error: toml::de::Error| {
+                        invalid(error.message().trim().replace('\n', " "))
+                    })?;
+            skills.resolve_paths(base_dir);
+            entry.value =
+                toml::Value::try_from(&skills).map_err(|error| invalid(error.to_string()))?;
         }
         if key == "current_date"
             && let Some(date) = entry.value.as_str()

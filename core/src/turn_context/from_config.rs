@@ -16,6 +16,9 @@ use codex_protocol::WebSearchMode;
 
 use super::BaseInstructionsOverrides;
 use super::LOCAL_ENVIRONMENT_ID;
+use super::SkillEntry;
+use super::SkillsListing;
+use super::SkillsSettings;
 use super::TurnContext;
 use super::TurnEnvironment;
 use crate::agents_md::AgentsMdDiscovery;
@@ -138,6 +141,22 @@ impl TurnContext {
             SandboxMode::ReadOnly | SandboxMode::WorkspaceWrite => WebSearchMode::Cached,
         };
         turn.provider_id = config.model_provider.id.clone();
+        turn.skills = config.skills.as_ref().map(|skills| SkillsSettings {
+            listing: if skills.include_instructions {
+                SkillsListing::Listed
+            } else {
+                SkillsListing::NotListed
+            },
+            host: skills
+                .host
+                .iter()
+                .map(|skill| SkillEntry {
+                    name: skill.name.clone(),
+                    description: skill.description.clone(),
+                    path: skill.path.display().to_string(),
+                })
+                .collect(),
+        });
         Ok(turn)
     }
 }

@@ -31,11 +31,13 @@ use crate::base_instructions::BaseInstructionsInputs;
 use crate::base_instructions::ResolvedBaseInstructions;
 use crate::base_instructions::resolve_base_instructions;
 use crate::config::Features;
+pub use crate::context::fragments::available_skills_instructions::SkillEntry;
 use crate::context::world_state::sections::environments::EnvironmentStatus;
 use crate::context::world_state::sections::environments::NetworkContext;
 pub use crate::context::world_state::sections::multi_agent_mode::MultiAgentMode;
 pub use crate::context::world_state::sections::multi_agent_usage_hint::MultiAgentUsageHintSectionInputs;
 pub use crate::context::world_state::sections::multi_agent_usage_hint::UsageHintSource;
+pub use crate::context::world_state::sections::skills::SkillsListing;
 use crate::request::ROOT_AGENT_NAME;
 use crate::tools::BuiltinToolsConfig;
 use crate::tools::ToolSpec;
@@ -155,6 +157,15 @@ pub struct MultiAgentSettings {
     pub usage_hint: Option<MultiAgentUsageHintSectionInputs>,
 }
 
+/// The skills extension of the turn (world-state sections `skills` and `host_skills`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SkillsSettings {
+    /// Whether catalogues are listed in the context (upstream's `include_instructions`).
+    pub listing: SkillsListing,
+    /// Skills on the host file system, in catalogue order.
+    pub host: Vec<SkillEntry>,
+}
+
 /// A tool namespace whose tools are loaded on demand.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeferredToolNamespace {
@@ -201,6 +212,8 @@ pub struct TurnContext {
     pub realtime: RealtimeSettings,
     pub multi_agent: MultiAgentSettings,
     pub deferred_tool_namespaces: Vec<DeferredToolNamespace>,
+    /// The skills extension; `None` when it is not installed.
+    pub skills: Option<SkillsSettings>,
     pub apps: Availability,
     pub plugins: Availability,
     pub reasoning_effort: Option<ReasoningEffort>,
@@ -215,8 +228,8 @@ impl TurnContext {
     /// A turn of a new root thread on `model` in `cwd`, with upstream's defaults: model-rendered
     /// base instructions, read-only sandbox, on-request approvals, default collaboration mode,
     /// default features, one available environment named `local` with shell `bash`, no
-    /// configured texts, no AGENTS.md and the nil installation id. Date and timezone are left for the caller to pin
-    /// (`1970-01-01`, `UTC`).
+    /// configured texts, no AGENTS.md, no skills extension and the nil installation id. Date
+    /// and timezone are left for the caller to pin (`1970-01-01`, `UTC`).
     pub fn for_model(
         thread_id: impl Into<String>,
         turn_id: impl Into<String>,
@@ -277,6 +290,7 @@ impl TurnContext {
             realtime: RealtimeSettings::default(),
             multi_agent: MultiAgentSettings::default(),
             deferred_tool_namespaces: Vec::new(),
+            skills: None,
             apps: Availability::Unavailable,
             plugins: Availability::Unavailable,
             reasoning_effort: None,

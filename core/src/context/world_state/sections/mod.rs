@@ -20,6 +20,7 @@ pub mod permissions;
 pub mod personality;
 pub mod plugins_instructions;
 pub mod realtime;
+pub mod skills;
 pub mod tools;
 
 use super::CatalogEntry;

@@ -1,0 +1,168 @@
+//! `skills` and `host_skills`: the skills extension's sections (built as
+//! [`WorldStateSectionContribution`]s). Each carries one skills catalogue inside
+//! `<skills_instructions>`: `skills` the skills of the selected execution environments,
+//! `host_skills` the skills on the host file system (placed before `permissions` by the
+//! registry). Snapshot: `{body?, includeInstructions}`, the catalogue body without markers.
+//!
+//! A catalogue is sent when its body is new to the model. When a catalogue the model may have
+//! seen goes away, a short update says that no such skills are available, or that they are no
+//! longer listed (when listing was switched off); a section that never had one says nothing.
+
+use codex_context_fragments::ContextualUserFragment;
+use codex_prompts::TemplateId;
+use codex_prompts::TemplateSet;
+use serde_json::Value;
+use serde_json::json;
+
+use crate::context::fragments::available_skills_instructions::AVAILABLE_SKILLS_INSTRUCTIONS;
+use crate::context::fragments::available_skills_instructions::AvailableSkillsInstructions;
+use crate::context::fragments::available_skills_instructions::SkillEntry;
+use crate::context::fragments::available_skills_instructions::SkillUsageRules;
+use crate::context::world_state::DEVELOPER_ROLE;
+use crate::context::world_state::HOST_SKILLS_SECTION_ID;
+use crate::context::world_state::PreviousWorldStateSection;
+use crate::context::world_state::RenderedWorldStateFragment;
+use crate::context::world_state::WorldStateSectionContribution;
+
+/// Section ID of the selected environments' skills.
+pub const SKILLS_SECTION_ID: &str = "skills";
+/// Snapshot field holding the catalogue body.
+const BODY_FIELD: &str = "body";
+/// Snapshot field recording whether catalogues are listed (upstream's camel case).
+const INCLUDE_INSTRUCTIONS_FIELD: &str = "includeInstructions";
+
+/// Which catalogue a section carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SkillsCatalogSource {
+    /// Skills of the selected execution environments (section `skills`).
+    SelectedEnvironments,
+    /// Skills on the host file system (section `host_skills`).
+    Host,
+}
+
+impl SkillsCatalogSource {
+    pub fn section_id(self) -> &'static str {
+        match self {
+            Self::SelectedEnvironments => SKILLS_SECTION_ID,
+            Self::Host => HOST_SKILLS_SECTION_ID,
+        }
+    }
+
+    fn none_available(self) -> TemplateId {
+        match self {
+            Self::SelectedEnvironments => TemplateId::SkillsEnvironmentNoneAvailable,
+            Self::Host => TemplateId::SkillsHostNoneAvailable,
+        }
+    }
+
+    fn not_listed(self) -> TemplateId {
+        match self {
+            Self::SelectedEnvironments => TemplateId::SkillsEnvironmentNotListed,
+            Self::Host => TemplateId::SkillsHostNotListed,
+        }
+    }
+}
+
+/// Whether skills catalogues are put into the model context (upstream's
+/// `include_instructions`). Unlisted skills can still be used when the user names them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SkillsListing {
+    #[default]
+    Listed,
+    NotListed,
+}
+
+impl SkillsListing {
+    fn is_listed(self) -> bool {
+        match self {
+            Self::Listed => true,
+            Self::NotListed => false,
+        }
+    }
+}
+
+/// The catalogue body (without markers) of `skills`, or `None` when there is nothing to list:
+/// no skills, or listing switched off.
+pub fn skills_catalog_body(
+    skills: &[SkillEntry],
+    listing: SkillsListing,
+    usage: SkillUsageRules,
+    templates: &TemplateSet,
+) -> Option<String> {
+    (listing.is_listed() && !skills.is_empty())
+        .then(|| AvailableSkillsInstructions::new(&[], skills, usage, templates).body())
+}
+
+/// The contribution of one skills section. `body` is the catalogue as
+/// [`skills_catalog_body`] renders it. It is sent unless the stored snapshot has the same body
+/// and listing; without a body, an update notice is sent only when the model may have seen a
+/// catalogue (any previous state but Absent). A stored body is trusted only while history still
+/// holds that catalogue; the selected environments' section also takes any catalogue in history
+/// written before it was persisted as seen.
+pub fn skills_section_contribution(
+    source: SkillsCatalogSource,
+    body: Option<String>,
+    listing: SkillsListing,
+    templates: &TemplateSet,
+) -> WorldStateSectionContribution {
+    let listed = listing.is_listed();
+    let snapshot = json!({ BODY_FIELD: body, INCLUDE_INSTRUCTIONS_FIELD: listed });
+    let update = if listed {
+        source.none_available()
+    } else {
+        source.not_listed()
+    };
+    let update = format!("\n{}\n", templates.text(update));
+    let retained = body.clone();
+    let renderer = move |previous: PreviousWorldStateSection<'_>| {
+        let previously_absent = match previous {
+            PreviousWorldStateSection::Known(stored) => {
+                let same_body = stored.get(BODY_FIELD).and_then(Value::as_str) == body.as_deref();
+                let same_listing = stored
+                    .get(INCLUDE_INSTRUCTIONS_FIELD)
+                    .and_then(Value::as_bool)
+                    == Some(listed);
+                if same_body && same_listing {
+                    return None;
+                }
+                false
+            }
+            PreviousWorldStateSection::Unknown => false,
+            PreviousWorldStateSection::Absent => true,
+        };
+        let body = match &body {
+            Some(body) => body.clone(),
+            None if previously_absent => return None,
+            None => update.clone(),
+        };
+        Some(RenderedWorldStateFragment {
+            role: DEVELOPER_ROLE,
+            markers: AVAILABLE_SKILLS_INSTRUCTIONS.markers(),
+            body,
+        })
+    };
+    let mut contribution =
+        WorldStateSectionContribution::new(source.section_id(), snapshot, renderer);
+    match source {
+        SkillsCatalogSource::SelectedEnvironments => {
+            contribution = contribution.with_legacy_matcher(|role, text| {
+                AVAILABLE_SKILLS_INSTRUCTIONS.recognises(role, text)
+            });
+        }
+        SkillsCatalogSource::Host => {}
+    }
+    match retained {
+        Some(body) => {
+            let (start, end) = AVAILABLE_SKILLS_INSTRUCTIONS.markers();
+            let catalogue = format!("{start}{body}{end}");
+            contribution.with_retained_fragment_matcher(move |role, text| {
+                role == DEVELOPER_ROLE && text.contains(&catalogue)
+            })
+        }
+        None => contribution,
+    }
+}
+
+#[cfg(test)]
+#[path = "skills_tests.rs"]
+mod tests;
