@@ -15,6 +15,7 @@ use codex_core::client::StreamProgress;
 use codex_core::client::resolve_base_url;
 use codex_core::request::ResponsesRequest;
 use codex_core::script::AssistantReply;
+use codex_core::script::ModelResponse;
 use codex_core::script::ScriptError;
 use codex_core::script::ScriptedReplies;
 use codex_core::script::TurnResponder;
@@ -65,7 +66,8 @@ pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 /// Answers the turns of a script that give no `assistant` reply by sending their request to the
 /// endpoint (`session run --live`); scripted replies are played as written. The body sent is the
 /// request as `session run` prints it (compact JSON). Output items are returned as the endpoint
-/// produced them; tool calls among them are recorded, not run.
+/// produced them, with the usage it reported (the session records the thread's running total);
+/// tool calls among them are recorded, not run.
 pub struct LiveReplies {
     client: ResponsesClient,
     runtime: tokio::runtime::Runtime,
@@ -85,7 +87,7 @@ impl TurnResponder for LiveReplies {
         &mut self,
         turn: &TurnScript,
         request: &ResponsesRequest,
-    ) -> Result<Vec<ResponseItem>, ScriptError> {
+    ) -> Result<ModelResponse, ScriptError> {
         match &turn.assistant {
             AssistantReply::Scripted(_) => ScriptedReplies.respond(turn, request),
             AssistantReply::Absent => {
@@ -123,7 +125,10 @@ impl TurnResponder for LiveReplies {
                         }
                     },
                 ))?;
-                Ok(completed.items)
+                Ok(ModelResponse {
+                    items: completed.items,
+                    usage: completed.token_usage,
+                })
             }
         }
     }

@@ -160,7 +160,7 @@ fn token_count_event_accumulates_totals_across_responses() {
             "last_token_usage": {"input_tokens": 1200, "cached_input_tokens": 1000, "cache_write_input_tokens": 0, "output_tokens": 30, "reasoning_output_tokens": 10, "total_tokens": 1230},
             "model_context_window": 258400
         },
-        "rate_limits": null
+        "rate_limits": {"limit_id": "codex", "limit_name": null, "primary": null, "secondary": null, "credits": null, "individual_limit": null, "spend_control_reached": null, "plan_type": null, "rate_limit_reached_type": null}
     });
     assert_eq!(
         serde_json::to_string(&payload).expect("json"),
@@ -170,7 +170,7 @@ fn token_count_event_accumulates_totals_across_responses() {
         token_count_rollout_item(None),
         RolloutItem::Other {
             line_type: "event_msg".to_string(),
-            payload: json!({"type": "token_count", "info": null, "rate_limits": null}),
+            payload: json!({"type": "token_count", "info": null, "rate_limits": expected["rate_limits"]}),
         }
     );
 }

@@ -75,8 +75,9 @@ fn outline(lines: &[RolloutLine]) -> Vec<String> {
 /// fragments.md §2.1 and session_assembly §3.1: additional context before the user's message,
 /// hook context right after it; pending input, then the reminder, before each request; a
 /// user shell command as a task of its own; the network notice while the tools run, before
-/// their outputs; the approved prefix in the world-state diff before the second request; the
-/// abort marker after the partial turn, closed by `turn_aborted`.
+/// their outputs; each response's `token_count` after its items and tool outputs; the approved
+/// prefix in the world-state diff before the second request; the abort marker after the
+/// partial turn, closed by `turn_aborted`.
 #[test]
 fn events_are_recorded_where_upstream_records_them() {
     let run = run(&example("events"), ContextMode::Diffs);
@@ -98,6 +99,7 @@ fn events_are_recorded_where_upstream_records_them() {
             "developer current_time.reminder",
             "event agent_message",
             "assistant -",
+            "event token_count",
             "event task_complete",
             // The user's shell command: a task without context updates.
             "event task_started",
@@ -114,13 +116,16 @@ fn events_are_recorded_where_upstream_records_them() {
             "developer network_proxy.rule_saved",
             "function_call_output call_add_index",
             "function_call_output call_run_tests",
+            "event token_count",
             "developer permissions.approved_command_prefix_saved",
             "world_state patch",
             "event agent_message",
             "assistant -",
+            "event token_count",
             "event task_complete",
             // Turn 3: only the changed key; the sub-agent's news before the reminder; the
-            // interrupt leaves the call unanswered.
+            // interrupt comes once the response is in (its usage recorded) and leaves the call
+            // unanswered.
             "event task_started",
             "turn_context",
             "user additional_content.editor",
@@ -129,6 +134,7 @@ fn events_are_recorded_where_upstream_records_them() {
             "user multi_agent.subagent_notification",
             "developer current_time.reminder",
             "function_call shell call_benchmark",
+            "event token_count",
             "user generic.turn_aborted",
             "event turn_aborted",
             // Turn 4: no reminder is due an hour after the last one.
@@ -138,6 +144,7 @@ fn events_are_recorded_where_upstream_records_them() {
             "event user_message",
             "event agent_message",
             "assistant -",
+            "event token_count",
             "event task_complete",
         ]
     );

@@ -216,7 +216,7 @@ fn resume_turns_are_invisible_to_the_model() {
         script
             .turns
             .iter()
-            .any(|turn| turn.continuity == SessionContinuity::ResumeFromRollout)
+            .any(|turn| matches!(turn.continuity, SessionContinuity::ResumeFromRollout { .. }))
     );
     let mut without = script.clone();
     for turn in &mut without.turns {

@@ -45,15 +45,15 @@ fn every_turn_key_is_read() {
             first.user.as_str(),
             &first.assistant,
             &first.compact,
-            first.continuity,
-            first.set.is_empty()
+            &first.continuity,
+            &first.set
         ),
         (
             "one",
             &AssistantReply::Absent,
             &None,
-            SessionContinuity::Continue,
-            true
+            &SessionContinuity::Continue,
+            &Vec::new()
         )
     );
     assert_eq!(
@@ -61,16 +61,68 @@ fn every_turn_key_is_read() {
             second.user.as_str(),
             &second.assistant,
             second.compact.as_deref(),
-            second.continuity,
-            second.set.origin()
+            &second.continuity,
+            &second.set
         ),
         (
             "two",
             &AssistantReply::Scripted("reply".to_string()),
             Some("summary"),
-            SessionContinuity::ResumeFromRollout,
-            "script.json: turns[1].set"
+            &SessionContinuity::ResumeFromRollout {
+                restart: SettingsLayer::empty("script.json: turns[1].resume")
+            },
+            &vec![layer(
+                "script.json: turns[1].set",
+                r#"{"model": "gpt-5.2"}"#
+            )]
         )
+    );
+}
+
+fn layer(origin: &str, config: &str) -> SettingsLayer {
+    SettingsLayer::from_json(
+        origin,
+        &serde_json::from_str(config).unwrap(),
+        &examples_dir(),
+    )
+    .unwrap()
+}
+
+/// `set` as an array is several settings operations, each its own layer (`{}` changes nothing
+/// but is still an operation); `resume` as an object is the restarted process's settings.
+#[test]
+fn settings_operations_and_restart_settings() {
+    let script = Script::parse(
+        r#"{"turns": [
+            {"user": "one"},
+            {"resume": {"model": "gpt-5.4"}, "set": [{"personality": "friendly"}, {}],
+             "user": "two"},
+            {"set": [], "resume": false, "user": "three"}
+        ]}"#,
+        "script.json",
+        &examples_dir(),
+    )
+    .unwrap();
+    let second = &script.turns[1];
+    assert_eq!(
+        (&second.continuity, &second.set),
+        (
+            &SessionContinuity::ResumeFromRollout {
+                restart: layer("script.json: turns[1].resume", r#"{"model": "gpt-5.4"}"#)
+            },
+            &vec![
+                layer(
+                    "script.json: turns[1].set[0]",
+                    r#"{"personality": "friendly"}"#
+                ),
+                SettingsLayer::empty("script.json: turns[1].set[1]"),
+            ]
+        )
+    );
+    let third = &script.turns[2];
+    assert_eq!(
+        (&third.continuity, &third.set),
+        (&SessionContinuity::Continue, &Vec::new())
     );
 }
 
@@ -138,7 +190,26 @@ fn bad_values_are_named_with_their_place() {
         ),
         (
             r#"{"turns": [{"user": "a", "resume": "yes"}]}"#.to_string(),
-            "script.json: turns[0].resume: must be true or false".to_string(),
+            "script.json: turns[0].resume: must be true, false or an object of config keys"
+                .to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "resume": {"modle": "x"}}]}"#.to_string(),
+            "script.json: turns[0].resume: unknown key \"modle\"".to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "set": "model=x"}]}"#.to_string(),
+            "script.json: turns[0].set: must be an object of config keys or an array of them"
+                .to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "set": [{}, "model=x"]}]}"#.to_string(),
+            "script.json: turns[0].set[1]: must be an object of config keys".to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "set": [{"seed": "seven"}]}]}"#.to_string(),
+            "script.json: turns[0].set[0].seed: invalid type: string \"seven\", expected u64"
+                .to_string(),
         ),
         (
             r#"{"turns": {}}"#.to_string(),

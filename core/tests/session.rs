@@ -300,3 +300,63 @@ fn unanswered_calls_are_answered_in_the_request_only() {
     );
     assert_eq!(input.len(), session.history().len());
 }
+
+/// `task_complete` says how long the turn took and, when the model answered, how long until its
+/// first output was written; settings and token-count events leave history alone.
+#[test]
+fn task_complete_reports_durations_and_events_leave_history_alone() {
+    let ids = seeded_ids();
+    let turn = first_turn_context(&ids);
+    let mut session = new_session(&ids, &turn);
+    play_turn(&mut session, &turn, "hi", "hello");
+    let history = session.history().items().to_vec();
+    session
+        .record_thread_settings_applied(&turn)
+        .expect("settings event");
+    session.record_token_count(None).expect("token count");
+    assert_eq!(session.history().items(), history.as_slice());
+
+    let next = next_turn_context(&turn, &ids);
+    session.start_turn(&next).expect("start turn");
+    session
+        .record_context_updates_and_set_reference_context_item(&next)
+        .expect("context updates");
+    session.record_user_message("again").expect("user message");
+    session.record_model_output(Vec::new()).expect("no output");
+    session.complete_turn().expect("complete turn");
+
+    let completions: Vec<serde_json::Value> = lines(&session)
+        .iter()
+        .filter(|line| line.item.event_msg_type() == Some("task_complete"))
+        .map(|line| match &line.item {
+            RolloutItem::Other { payload, .. } => {
+                let mut payload = payload.clone();
+                payload["turn_id"] = serde_json::Value::Null;
+                payload
+            }
+            other => panic!("an event line: {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        completions,
+        vec![
+            serde_json::json!({
+                "type": "task_complete", "turn_id": null, "last_agent_message": "hello",
+                "started_at": 1796022120, "completed_at": 1796022120,
+                "duration_ms": 16, "time_to_first_token_ms": 15,
+            }),
+            serde_json::json!({
+                "type": "task_complete", "turn_id": null, "last_agent_message": null,
+                "started_at": 1796022120, "completed_at": 1796022120, "duration_ms": 7,
+            }),
+        ]
+    );
+    assert_eq!(
+        labels(&lines(&session)[9..12]),
+        vec![
+            "event_msg task_complete",
+            "event_msg thread_settings_applied",
+            "event_msg token_count",
+        ]
+    );
+}

@@ -71,8 +71,10 @@ pub struct SessionOptions {
 /// Script: `{"session": {CONFIG}, "turns": [{"set": {CONFIG}, "user": "text", "assistant":
 /// "reply", "compact": "summary", "resume": true}]}`. CONFIG holds config.toml keys (`model`,
 /// `cwd` relative to the script's folder, `current_date`, `timezone`, `shell`, `seed`,
-/// `personality`, `features`, …); `set` applies from its turn on, `compact` compacts before the
-/// turn, `resume` rebuilds the session from its rollout before the turn.
+/// `personality`, `features`, …); `set` (one CONFIG or an array of them: settings operations,
+/// recorded once the thread has run a turn) applies from its turn on, `compact` compacts before
+/// the turn, `resume` (`true`, or the restarted process's CONFIG) rebuilds the session from its
+/// rollout before the turn.
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
     /// The session script (JSON).

@@ -268,7 +268,11 @@ fn send_streams_the_answer_and_records_a_resumable_rollout() {
                 },
                 "model_context_window": token_count["info"]["model_context_window"],
             },
-            "rate_limits": null,
+            "rate_limits": {
+                "limit_id": "codex", "limit_name": null, "primary": null, "secondary": null,
+                "credits": null, "individual_limit": null, "spend_control_reached": null,
+                "plan_type": null, "rate_limit_reached_type": null,
+            },
         })
     );
     let session = reconstruct(&loaded);

@@ -42,6 +42,16 @@ fn run(args: &[&str], key: Option<&str>) -> Run {
 /// A two-turn script: the first turn has no reply (the endpoint answers it), the second a
 /// scripted one.
 fn write_script(dir: &Path) -> std::path::PathBuf {
+    write_script_with_turns(
+        dir,
+        json!([
+            {"user": "hi"},
+            {"user": "thanks", "assistant": "You're welcome."},
+        ]),
+    )
+}
+
+fn write_script_with_turns(dir: &Path, turns: Value) -> std::path::PathBuf {
     std::fs::create_dir_all(dir.join("project/.git")).expect("mkdir project");
     let script = json!({
         "session": {
@@ -51,10 +61,7 @@ fn write_script(dir: &Path) -> std::path::PathBuf {
             "timezone": "Etc/UTC",
             "shell": "bash",
         },
-        "turns": [
-            {"user": "hi"},
-            {"user": "thanks", "assistant": "You're welcome."},
-        ],
+        "turns": turns,
     });
     let path = dir.join("script.json");
     std::fs::write(&path, script.to_string()).expect("write script");
@@ -167,6 +174,71 @@ fn live_session_turns_without_a_reply_are_answered_by_the_endpoint() {
     for text in [&run.stdout, &run.stderr, &rollout_text] {
         assert!(!text.contains(SECRET_KEY));
     }
+}
+
+/// Every response's usage goes into the rollout as the thread's running total: the endpoint's
+/// for live turns, none for scripted replies.
+#[test]
+fn live_usage_is_recorded_as_a_running_total() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = write_script_with_turns(
+        dir.path(),
+        json!([
+            {"user": "hi"},
+            {"user": "thanks", "assistant": "You're welcome."},
+            {"user": "one more"},
+        ]),
+    );
+    let rollout = dir.path().join("rollout.jsonl");
+    let server = TestServer::start(|_, _| {
+        Reply::EventStream(sse_body(&answer_events(&["Hello ", "there"])))
+    });
+    let run = run(
+        &[
+            "session",
+            "run",
+            arg(&script),
+            "--live",
+            "--base-url",
+            &server.base_url(),
+            "--rollout",
+            arg(&rollout),
+        ],
+        Some(SECRET_KEY),
+    );
+    assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""));
+    let events: Vec<Value> = std::fs::read_to_string(&rollout)
+        .expect("rollout text")
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).expect("a JSON line"))
+        .filter(|line| line["type"] == "event_msg")
+        .map(|line| line["payload"].clone())
+        .collect();
+    let window = events
+        .iter()
+        .find(|event| event["type"] == "task_started")
+        .expect("task_started")["model_context_window"]
+        .clone();
+    let infos: Vec<Value> = events
+        .iter()
+        .filter(|event| event["type"] == "token_count")
+        .map(|event| event["info"].clone())
+        .collect();
+    let usage = |scale: i64| {
+        json!({
+            "input_tokens": 1200 * scale, "cached_input_tokens": 1000 * scale,
+            "cache_write_input_tokens": 0, "output_tokens": 30 * scale,
+            "reasoning_output_tokens": 10 * scale, "total_tokens": 1230 * scale,
+        })
+    };
+    let info = |total: i64, last: i64| {
+        json!({
+            "total_token_usage": usage(total),
+            "last_token_usage": usage(last),
+            "model_context_window": window,
+        })
+    };
+    assert_eq!(infos, vec![info(1, 1), info(1, 0), info(2, 1)]);
 }
 
 #[test]

@@ -9,6 +9,9 @@ use serde::Serialize;
 /// `type` of the event payload that records token usage.
 pub const TOKEN_COUNT_EVENT_TYPE: &str = "token_count";
 
+/// `limit_id` of the rate-limit snapshot a response without rate-limit headers yields.
+const DEFAULT_RATE_LIMIT_ID: &str = "codex";
+
 /// Token counts of one response, or a sum of several. Field order is the rollout's key order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct TokenUsage {
@@ -70,8 +73,9 @@ impl TokenUsageInfo {
 }
 
 /// The payload of a `token_count` `event_msg` line:
-/// `{"type":"token_count","info":{…}|null,"rate_limits":null}`. Rate limits come from ChatGPT
-/// backend headers, which this client does not read, so they are always `null`.
+/// `{"type":"token_count","info":{…}|null,"rate_limits":{…}}`. Rate limits come from ChatGPT
+/// backend headers, which this client does not read; `rate_limits` is what upstream records for
+/// a response without them: the `codex` limit with every window and detail `null`.
 pub fn token_count_event(info: Option<&TokenUsageInfo>) -> serde_json::Value {
     let mut payload = serde_json::Map::new();
     payload.insert(
@@ -84,7 +88,20 @@ pub fn token_count_event(info: Option<&TokenUsageInfo>) -> serde_json::Value {
         .and_then(|info| serde_json::to_value(info).ok())
         .unwrap_or(serde_json::Value::Null);
     payload.insert("info".to_string(), info);
-    payload.insert("rate_limits".to_string(), serde_json::Value::Null);
+    payload.insert(
+        "rate_limits".to_string(),
+        serde_json::json!({
+            "limit_id": DEFAULT_RATE_LIMIT_ID,
+            "limit_name": null,
+            "primary": null,
+            "secondary": null,
+            "credits": null,
+            "individual_limit": null,
+            "spend_control_reached": null,
+            "plan_type": null,
+            "rate_limit_reached_type": null,
+        }),
+    );
     serde_json::Value::Object(payload)
 }
 

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 use codex_protocol::BaseInstructions;
+use codex_protocol::RolloutItem;
 use codex_protocol::rollout::RolloutLine;
 
 use super::CodexHome;
@@ -30,6 +31,8 @@ use super::thread::seed_stream;
 use super::thread::session_meta;
 use crate::agents_md::LocalFileSystem;
 use crate::agents_md::discover_agents_md_blocking;
+use crate::client::TOKEN_COUNT_EVENT_TYPE;
+use crate::client::TokenUsageInfo;
 use crate::config::Config;
 use crate::config::ConfigEnv;
 use crate::context::world_state::WorldStateSnapshot;
@@ -107,6 +110,9 @@ pub struct ScriptedSession<'env> {
     /// Lines of the thread written before this session started (a resumed rollout), which the
     /// sink does not hold; [`ScriptedSession::reload`] reads them with the sink's.
     earlier_lines: Vec<RolloutLine>,
+    /// The thread's token usage so far (the last `token_count` info); a resumed thread goes on
+    /// from the one its rollout recorded last.
+    token_usage: Option<TokenUsageInfo>,
 }
 
 impl std::fmt::Debug for ScriptedSession<'_> {
@@ -159,6 +165,7 @@ impl<'env> ScriptedSession<'env> {
             mode,
             events: EventState::default(),
             earlier_lines: Vec::new(),
+            token_usage: None,
         })
     }
 
@@ -312,6 +319,20 @@ impl<'env> ScriptedSession<'env> {
             sink,
         );
         let events = EventState::resumed(session.world_state_baseline());
+        let token_usage = lines
+            .iter()
+            .rev()
+            .find(|loaded| loaded.line.item.event_msg_type() == Some(TOKEN_COUNT_EVENT_TYPE))
+            .and_then(|loaded| match &loaded.line.item {
+                RolloutItem::Other { payload, .. } => {
+                    serde_json::from_value(payload.get("info")?.clone()).ok()
+                }
+                RolloutItem::SessionMeta(_)
+                | RolloutItem::ResponseItem(_)
+                | RolloutItem::TurnContext(_)
+                | RolloutItem::WorldState(_)
+                | RolloutItem::Compacted(_) => None,
+            });
         Ok(Self {
             env,
             session,
@@ -323,7 +344,29 @@ impl<'env> ScriptedSession<'env> {
             mode,
             events,
             earlier_lines: Vec::new(),
+            token_usage,
         })
+    }
+
+    /// Applies a settings operation: the thread runs under `config` from now on. Once the
+    /// thread has run a turn (upstream writes a new thread's rollout with its first turn), the
+    /// operation is recorded as a `thread_settings_applied` event, even when it changes
+    /// nothing; before that it only shapes the first turn. The event is drawn from the next
+    /// turn's id stream, so a resumed thread writes it exactly as a straight run does.
+    pub fn apply_settings(&mut self, config: &Config) -> Result<(), ScriptError> {
+        if self.turns_started == 0 {
+            return Ok(());
+        }
+        seed_stream(&self.ids, config, IdStream::Turn(self.turns_started))?;
+        let mut settings = TurnContext::from_config(
+            config,
+            sources(self.env, &self.ids, Some(&self.base_instructions)),
+            None,
+        )?;
+        // The thread keeps its personality setting while the personality feature is off; the
+        // feature only keeps it out of the model's context.
+        settings.personality = config.effective_personality();
+        Ok(self.session.record_thread_settings_applied(&settings)?)
     }
 
     /// Runs one turn under `config` and returns its first request: compaction when the turn

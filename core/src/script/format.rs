@@ -1,8 +1,10 @@
 //! The script file: `{"session": {CONFIG}, "turns": [TURN, …]}` where a turn is
 //! `{"set": {CONFIG}, "user": "text", "assistant": "reply", "compact": "summary", "resume": true}`
-//! and CONFIG holds config.toml keys. Keys are checked strictly: an unknown one is an error that
-//! names it and where it is (`script.json: turns[2]: unknown key "asistant"`). A turn may also
-//! carry events (`shell`, `tool_calls`, `interrupt`, …): see [`TurnEvents`].
+//! and CONFIG holds config.toml keys. `set` may also be an array of CONFIG objects (several
+//! settings operations in a row), and `resume` a CONFIG object (the settings the restarted
+//! process runs with). Keys are checked strictly: an unknown one is an error that names it and
+//! where it is (`script.json: turns[2]: unknown key "asistant"`). A turn may also carry events
+//! (`shell`, `tool_calls`, `interrupt`, …): see [`TurnEvents`].
 
 use std::path::Path;
 use std::path::PathBuf;
@@ -36,8 +38,12 @@ pub struct Script {
 /// [`TURN_KEYS`]), handled by [`ScriptedSession::run_turn`](super::ScriptedSession::run_turn).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TurnScript {
-    /// Settings changed from this turn on (`set`); empty when the turn changes nothing.
-    pub set: SettingsLayer,
+    /// Settings operations applied before the turn, in order (`set`: one CONFIG object, or an
+    /// array of them); each changes the settings from this turn on. Empty when the turn sends
+    /// only its message. Like upstream's per-turn settings and thread-settings operations, each
+    /// one applied once the thread has run a turn is recorded (`thread_settings_applied`), even
+    /// when it changes nothing (`"set": {}`).
+    pub set: Vec<SettingsLayer>,
     /// What the user types.
     pub user: String,
     /// The model's answer to the turn's request.
@@ -61,22 +67,27 @@ pub enum AssistantReply {
 }
 
 /// How a turn follows the previous one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum SessionContinuity {
     /// The same in-memory session goes on.
     #[default]
     Continue,
-    /// `"resume": true`: before the turn the session is reconstructed from the rollout lines
-    /// written so far, as `session resume` does, and continues writing after them. The
-    /// script's settings still apply.
-    ResumeFromRollout,
+    /// `"resume": true` or `"resume": {CONFIG}`: before the turn the session is reconstructed
+    /// from the rollout lines written so far, as `session resume` does, and continues writing
+    /// after them. The script's settings still apply.
+    ResumeFromRollout {
+        /// Settings the restarted process's configuration changes (the CONFIG object; empty
+        /// for `true`). They apply from this turn on like `set`, but as configuration, not as
+        /// an operation on the thread: nothing is recorded for them.
+        restart: SettingsLayer,
+    },
 }
 
 impl TurnScript {
     /// A turn that only sends `text`.
     pub fn user(text: impl Into<String>) -> Self {
         Self {
-            set: SettingsLayer::empty("set"),
+            set: Vec::new(),
             user: text.into(),
             assistant: AssistantReply::Absent,
             compact: None,
@@ -172,24 +183,46 @@ fn parse_turn(turn: &Value, location: &str, base_dir: &Path) -> Result<TurnScrip
     let user =
         text("user")?.ok_or_else(|| ScriptError::invalid(location, "missing key \"user\""))?;
     let set = match turn.get("set") {
-        None => SettingsLayer::empty(format!("{location}.set")),
-        Some(Value::Object(config)) => {
-            SettingsLayer::from_json(&format!("{location}.set"), config, base_dir)?
-        }
+        None => Vec::new(),
+        Some(Value::Object(config)) => vec![SettingsLayer::from_json(
+            &format!("{location}.set"),
+            config,
+            base_dir,
+        )?],
+        Some(Value::Array(operations)) => operations
+            .iter()
+            .enumerate()
+            .map(|(index, operation)| {
+                let origin = format!("{location}.set[{index}]");
+                match operation {
+                    Value::Object(config) => SettingsLayer::from_json(&origin, config, base_dir),
+                    _ => Err(ScriptError::invalid(
+                        origin,
+                        "must be an object of config keys",
+                    )),
+                }
+            })
+            .collect::<Result<_, _>>()?,
         Some(_) => {
             return Err(ScriptError::invalid(
                 format!("{location}.set"),
-                "must be an object of config keys",
+                "must be an object of config keys or an array of them",
             ));
         }
     };
+    let resume_origin = format!("{location}.resume");
     let continuity = match turn.get("resume") {
         None | Some(Value::Bool(false)) => SessionContinuity::Continue,
-        Some(Value::Bool(true)) => SessionContinuity::ResumeFromRollout,
+        Some(Value::Bool(true)) => SessionContinuity::ResumeFromRollout {
+            restart: SettingsLayer::empty(resume_origin),
+        },
+        Some(Value::Object(config)) => SessionContinuity::ResumeFromRollout {
+            restart: SettingsLayer::from_json(&resume_origin, config, base_dir)?,
+        },
         Some(_) => {
             return Err(ScriptError::invalid(
-                format!("{location}.resume"),
-                "must be true or false",
+                resume_origin,
+                "must be true, false or an object of config keys",
             ));
         }
     };

@@ -7,8 +7,10 @@
 //! - [`ScriptedSession`] drives one thread turn by turn: [`ScriptedSession::start`],
 //!   [`ScriptedSession::resume`] and [`ScriptedSession::fork`] open it,
 //!   [`ScriptedSession::run_turn`] plays a [`TurnScript`] and returns its [`ScriptRequest`].
-//!   The model's output comes from a [`TurnResponder`] ([`ScriptedReplies`] plays the
-//!   script's `assistant` texts; a live responder can ask an endpoint instead).
+//!   The model's output comes from a [`TurnResponder`] as a [`ModelResponse`] (items and
+//!   token usage; [`ScriptedReplies`] plays the script's `assistant` texts using no tokens, a
+//!   live responder can ask an endpoint instead). [`ScriptedSession::apply_settings`] applies a
+//!   settings operation (`thread_settings_applied` once the thread has run a turn).
 //!   [`ScriptedSession::run_turn_steps`] returns every request of a turn whose scripted
 //!   `tool_calls` make it sample twice.
 //! - [`TurnEvents`]: a turn's optional events (user shell command, time reminder, interrupt,
@@ -55,6 +57,7 @@ pub use format::TURN_KEYS;
 pub use format::TurnScript;
 pub use render::render_requests_jsonl;
 pub use render::render_requests_layout;
+pub use responder::ModelResponse;
 pub use responder::ScriptedReplies;
 pub use responder::TurnResponder;
 pub use runner::ScriptRun;

@@ -36,8 +36,14 @@ pub enum ScriptStart<'a> {
     },
 }
 
-/// Runs `script` from `start` to its end. Turn `i` is configured by the script's `session`
-/// then every `set` of turns `0..=i`; lines go to `sink`.
+/// Runs `script` from `start` to its end; lines go to `sink`.
+///
+/// The thread is created under the script's `session` settings (and a first turn's `resume`
+/// settings), as upstream creates a thread from configuration: a first turn's `set` is then
+/// applied as an operation on the new thread, so the thread keeps the instructions of the model
+/// it was created with. Before each turn, the settings of a `resume` object apply first (the
+/// restarted process's configuration), then each `set` operation in order; turn `i` runs under
+/// `session` and everything turns `0..=i` set.
 pub fn run_script(
     script: &Script,
     env: &SessionEnvironment,
@@ -51,17 +57,24 @@ pub fn run_script(
         ScriptStart::Resume { turn, .. } => turn,
     };
     let mut layers: Vec<&SettingsLayer> = vec![&script.session];
-    layers.extend(script.turns.iter().take(first_turn).map(|turn| &turn.set));
+    for turn in script.turns.iter().take(first_turn) {
+        if let SessionContinuity::ResumeFromRollout { restart } = &turn.continuity {
+            layers.push(restart);
+        }
+        layers.extend(&turn.set);
+    }
     let mut state = RunState::Pending(sink);
     let mut requests = Vec::new();
     for (index, turn) in script.turns.iter().enumerate().skip(first_turn) {
-        layers.push(&turn.set);
         let location = format!("{}: turns[{index}]", script.name);
-        let config = load_config(&layers, &env.codex_home, &env.config_env, &location)?;
+        if let SessionContinuity::ResumeFromRollout { restart } = &turn.continuity {
+            layers.push(restart);
+        }
+        let mut config = load_config(&layers, &env.codex_home, &env.config_env, &location)?;
         let mut session = match (state, start) {
             (RunState::Running(session), _) => match turn.continuity {
                 SessionContinuity::Continue => *session,
-                SessionContinuity::ResumeFromRollout => session.reload(&config)?,
+                SessionContinuity::ResumeFromRollout { .. } => session.reload(&config)?,
             },
             (RunState::Pending(sink), ScriptStart::Beginning) => {
                 ScriptedSession::start(env, &config, sink, mode)?
@@ -70,6 +83,11 @@ pub fn run_script(
                 ScriptedSession::resume(env, rollout, &config, sink, mode)?
             }
         };
+        for operation in &turn.set {
+            layers.push(operation);
+            config = load_config(&layers, &env.codex_home, &env.config_env, &location)?;
+            session.apply_settings(&config)?;
+        }
         requests.extend(session.run_turn_steps(&config, turn, responder)?);
         state = RunState::Running(Box::new(session));
     }

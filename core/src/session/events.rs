@@ -46,19 +46,31 @@ pub(super) fn agent_message(text: &str) -> Value {
     })
 }
 
-pub(super) fn task_complete(
-    turn_id: &str,
-    last_agent_message: Option<&str>,
-    started_at: i64,
-    completed_at: i64,
-) -> Value {
-    json!({
+/// What a `task_complete` event says about its turn.
+pub(super) struct TaskTimes<'a> {
+    pub turn_id: &'a str,
+    pub last_agent_message: Option<&'a str>,
+    /// Seconds since the epoch.
+    pub started_at: i64,
+    pub completed_at: i64,
+    pub duration_ms: i64,
+    /// From the turn's start to its first model output; `None` when the model produced none.
+    pub time_to_first_token_ms: Option<i64>,
+}
+
+pub(super) fn task_complete(times: TaskTimes<'_>) -> Value {
+    let mut payload = json!({
         "type": TASK_COMPLETE,
-        "turn_id": turn_id,
-        "last_agent_message": last_agent_message,
-        "started_at": started_at,
-        "completed_at": completed_at,
-    })
+        "turn_id": times.turn_id,
+        "last_agent_message": times.last_agent_message,
+        "started_at": times.started_at,
+        "completed_at": times.completed_at,
+        "duration_ms": times.duration_ms,
+    });
+    if let Some(millis) = times.time_to_first_token_ms {
+        payload["time_to_first_token_ms"] = json!(millis);
+    }
+    payload
 }
 
 pub(super) fn thread_rolled_back(turns: usize) -> Value {

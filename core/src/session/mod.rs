@@ -6,8 +6,12 @@
 //! 2. [`Session::record_context_updates_and_set_reference_context_item`] — full context when
 //!    there is no reference, otherwise only what changed,
 //! 3. [`Session::record_user_message`], then [`Session::build_prompt_input`] for the request,
-//! 4. [`Session::record_model_output`] for what the model answered,
+//! 4. [`Session::record_model_output`] for what the model answered, then
+//!    [`Session::record_token_count`] for the thread's usage after that response,
 //! 5. [`Session::complete_turn`] (`task_complete`).
+//!
+//! A settings operation applied between turns is recorded with
+//! [`Session::record_thread_settings_applied`].
 //!
 //! [`Session::compact`] replaces history with the user's messages and a summary;
 //! [`Session::rollback`] drops the newest user turns. Lines go to a [`RolloutSink`].
@@ -18,6 +22,7 @@ mod events;
 mod injected;
 mod rewrites;
 mod sink;
+mod thread_settings;
 mod turn_context_item;
 
 use std::sync::Arc;
@@ -49,6 +54,7 @@ use crate::context::world_state::WorldStateSnapshot;
 use crate::context_manager::ContextManager;
 use crate::context_manager::is_api_item;
 use crate::ids::IdGenerator;
+use crate::ids::rollout_timestamp_of;
 use crate::request::stamp_recorded_item;
 use crate::turn_context::TurnContext;
 
@@ -84,7 +90,9 @@ struct TurnCheckpoint {
 #[derive(Debug, Clone)]
 struct ActiveTurn {
     turn_id: String,
-    started_at: i64,
+    started_at: jiff::Timestamp,
+    /// When the turn's first model output was recorded.
+    first_output_at: Option<jiff::Timestamp>,
     checkpoint: Option<TurnCheckpoint>,
     last_agent_message: Option<String>,
 }
@@ -102,6 +110,8 @@ pub struct Session<S: RolloutSink> {
     active_turn: Option<ActiveTurn>,
     /// One per real user message recorded since the history was last rewritten wholesale.
     turn_checkpoints: Vec<TurnCheckpoint>,
+    /// When the newest rollout line was written.
+    last_line_at: Option<jiff::Timestamp>,
 }
 
 impl<S: RolloutSink> std::fmt::Debug for Session<S> {
@@ -136,6 +146,7 @@ impl<S: RolloutSink> Session<S> {
             contributors: Vec::new(),
             active_turn: None,
             turn_checkpoints: Vec::new(),
+            last_line_at: None,
         }
     }
 
@@ -187,18 +198,19 @@ impl<S: RolloutSink> Session<S> {
 
     /// Opens a turn (`task_started`) and remembers the reference and baseline it starts from.
     pub fn start_turn(&mut self, turn: &TurnContext) -> Result<(), SessionError> {
-        let started_at = self.ids.now().as_second();
+        let started_at = self.ids.now();
         let mode_kind =
             serde_json::to_value(turn.collaboration_mode.mode).map_err(SessionError::Encode)?;
         self.persist_event(events::task_started(
             &turn.turn_id,
-            started_at,
+            started_at.as_second(),
             turn.model.usable_context_window(),
             mode_kind,
         ))?;
         self.active_turn = Some(ActiveTurn {
             turn_id: turn.turn_id.clone(),
             started_at,
+            first_output_at: None,
             checkpoint: Some(TurnCheckpoint {
                 reference_context_item: self.reference_context_item.clone(),
                 world_state_baseline: self.history.world_state_baseline().cloned(),
@@ -251,6 +263,11 @@ impl<S: RolloutSink> Session<S> {
                 self.active_turn_mut()?.last_agent_message = Some(text);
             }
             self.record_conversation_items(&turn_id, vec![item])?;
+            // The output's arrival is taken from when its first item was written: reading the
+            // clock once more would shift every later id of a seeded run.
+            let written_at = self.last_line_at;
+            let turn = self.active_turn_mut()?;
+            turn.first_output_at = turn.first_output_at.or(written_at);
         }
         Ok(())
     }
@@ -265,16 +282,35 @@ impl<S: RolloutSink> Session<S> {
         self.persist(token_count_rollout_item(info))
     }
 
+    /// Records that a settings operation left the thread running with `turn`'s settings (a
+    /// `thread_settings_applied` event; history is unchanged). Callers write one per operation
+    /// applied once the thread's rollout exists, before the turn that runs with them.
+    pub fn record_thread_settings_applied(
+        &mut self,
+        turn: &TurnContext,
+    ) -> Result<(), SessionError> {
+        let payload =
+            thread_settings::thread_settings_applied(turn).map_err(SessionError::Encode)?;
+        self.persist_event(payload)
+    }
+
     /// Closes the current turn (`task_complete`).
     pub fn complete_turn(&mut self) -> Result<(), SessionError> {
         let turn = self.active_turn.take().ok_or(SessionError::NoActiveTurn)?;
-        let completed_at = self.ids.now().as_second();
-        self.persist_event(events::task_complete(
-            &turn.turn_id,
-            turn.last_agent_message.as_deref(),
-            turn.started_at,
-            completed_at,
-        ))
+        let completed_at = self.ids.now();
+        let millis_since_start = |instant: jiff::Timestamp| {
+            instant
+                .as_millisecond()
+                .saturating_sub(turn.started_at.as_millisecond())
+        };
+        self.persist_event(events::task_complete(events::TaskTimes {
+            turn_id: &turn.turn_id,
+            last_agent_message: turn.last_agent_message.as_deref(),
+            started_at: turn.started_at.as_second(),
+            completed_at: completed_at.as_second(),
+            duration_ms: millis_since_start(completed_at),
+            time_to_first_token_ms: turn.first_output_at.map(millis_since_start),
+        }))
     }
 
     /// Stamps (ids, turn id, `create_time`), records and persists items; items that do not
@@ -297,8 +333,11 @@ impl<S: RolloutSink> Session<S> {
     }
 
     fn persist(&mut self, item: RolloutItem) -> Result<(), SessionError> {
-        let line = RolloutLine::new(self.ids.rollout_timestamp(), item);
-        self.sink.append(line).map_err(SessionError::Rollout)
+        let now = self.ids.now();
+        let line = RolloutLine::new(rollout_timestamp_of(now), item);
+        self.sink.append(line).map_err(SessionError::Rollout)?;
+        self.last_line_at = Some(now);
+        Ok(())
     }
 
     fn persist_event(&mut self, payload: serde_json::Value) -> Result<(), SessionError> {

@@ -8,10 +8,11 @@
 //!    the turn was starting) and the current-time reminder;
 //! 4. the first response: the scripted `tool_calls`, or the responder's output;
 //! 5. while the tools run: the `network_rule` notice and the `approve_prefix` approval; then the
-//!    tool outputs;
+//!    tool outputs, and the response's `token_count` (scripted responses use no tokens);
 //! 6. `interrupt` ends the turn here (`<turn_aborted>` marker, `turn_aborted` event);
 //! 7. after tool calls, a second sampling step: reminder when due, the world-state changes
-//!    since the first step (an approved prefix), the second request and the responder's output.
+//!    since the first step (an approved prefix), the second request, the responder's output and
+//!    its `token_count`.
 
 use std::collections::BTreeSet;
 
@@ -24,6 +25,8 @@ use jiff::Timestamp;
 
 use super::ScriptRequest;
 use super::ScriptedSession;
+use crate::client::TokenUsage;
+use crate::client::TokenUsageInfo;
 use crate::config::Config;
 use crate::context::fragments::additional_context_developer::AdditionalContextDeveloper;
 use crate::context::fragments::additional_context_user::ADDITIONAL_CONTENT_KIND_PREFIX;
@@ -170,13 +173,13 @@ impl ScriptedSession<'_> {
         }
         self.record_time_reminder_if_due(config, turn.events.time_reminder)?;
         let first = self.step_request(position, 0, &context, world_state)?;
-        let outputs = match turn.events.tool_calls.as_slice() {
+        let (outputs, usage) = match turn.events.tool_calls.as_slice() {
             [] => {
-                let output = responder.respond(turn, &first.body)?;
-                self.session.record_model_output(output)?;
-                Vec::new()
+                let response = responder.respond(turn, &first.body)?;
+                self.session.record_model_output(response.items)?;
+                (Vec::new(), response.usage)
             }
-            calls => self.record_tool_calls(calls)?,
+            calls => (self.record_tool_calls(calls)?, Some(TokenUsage::default())),
         };
         if let Some(rule) = &turn.events.network_rule {
             let fragment = NetworkRuleSaved::new(rule.action, &rule.host, &self.env.templates);
@@ -187,6 +190,7 @@ impl ScriptedSession<'_> {
             self.events.approved_prefixes.insert(prefix.clone());
         }
         self.session.record_injected_items(outputs)?;
+        self.record_token_count(&context, usage)?;
         match turn.events.ending {
             TurnEnding::Completed => {}
             TurnEnding::Interrupted => {
@@ -209,8 +213,9 @@ impl ScriptedSession<'_> {
             self.session.record_step_world_state_if_changed(&context)?;
             let world_state = self.session.world_state_baseline().cloned();
             let request = self.step_request(position, 1, &context, world_state)?;
-            let output = responder.respond(turn, &request.body)?;
-            self.session.record_model_output(output)?;
+            let response = responder.respond(turn, &request.body)?;
+            self.session.record_model_output(response.items)?;
+            self.record_token_count(&context, response.usage)?;
             Some(request)
         };
         self.session.complete_turn()?;
@@ -231,6 +236,23 @@ impl ScriptedSession<'_> {
             base_instructions: context.base_instructions.text().to_string(),
             world_state,
         })
+    }
+
+    /// Adds a response's usage to the thread's total and records the total (`token_count`); a
+    /// response without usage records the total unchanged.
+    fn record_token_count(
+        &mut self,
+        context: &TurnContext,
+        usage: Option<TokenUsage>,
+    ) -> Result<(), ScriptError> {
+        if let Some(usage) = usage {
+            self.token_usage = Some(TokenUsageInfo::after_response(
+                self.token_usage.as_ref(),
+                usage,
+                context.model.usable_context_window(),
+            ));
+        }
+        Ok(self.session.record_token_count(self.token_usage.as_ref())?)
     }
 
     /// `!command` while no turn runs: a task of its own that records the command and its
