@@ -1,4 +1,6 @@
-//! Core of the context engine: configuration and AGENTS.md discovery.
+//! Core of the context engine: configuration, AGENTS.md discovery, the World State and the
+//! fragment catalogue, first-turn and steady-state assembly, the Responses request and client,
+//! rollouts, scripted sessions, and the `inspect` / `compare` views over them.
 
 pub mod agents_md;
 pub mod base_instructions;
