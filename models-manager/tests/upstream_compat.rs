@@ -44,16 +44,38 @@ fn read_json(path: PathBuf) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|err| panic!("parse {}: {err}", path.display()))
 }
 
+/// The template's lines with the `# Personality` block (up to the next `# ` heading) left out.
+fn without_personality_block(template: &str) -> String {
+    let mut skipping = false;
+    template
+        .split('\n')
+        .filter(|line| {
+            if *line == "# Personality" {
+                skipping = true;
+            } else if line.starts_with("# ") {
+                skipping = false;
+            }
+            !skipping
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// What upstream's rules give for one raw catalog entry: the template literally when it has no
-/// variables, otherwise the placeholder replaced by the chosen text (absent text → empty).
+/// variables, otherwise the placeholder replaced by the chosen text (absent text → empty); an
+/// explicit `none` first drops a baked `# Personality` block.
 fn expected_instructions(raw: &Value, personality: Option<Personality>) -> String {
     let messages = &raw["model_messages"];
     let template = messages["instructions_template"]
         .as_str()
         .expect("upstream entries have a template");
+    let template = match personality {
+        Some(Personality::None) => without_personality_block(template),
+        None | Some(Personality::Friendly) | Some(Personality::Pragmatic) => template.to_string(),
+    };
     let variables = &messages["instructions_variables"];
     if variables.is_null() {
-        return template.to_string();
+        return template;
     }
     let key = match personality {
         None => Some("personality_default"),
@@ -141,6 +163,38 @@ fn upstream_personality_captures_match_rendered_instructions() {
             "{scenario}"
         );
     }
+}
+
+/// upstream's capture overrides the session model's template with a baked personality section and
+/// no variables; with personality `none` the section and its subsection are left out.
+#[test]
+fn upstream_personality_none_capture_strips_a_baked_section() {
+    let Some(dir) = fixtures_dir() else {
+        return;
+    };
+    let catalog = ModelCatalog::from_path(dir.join("models.json")).expect("upstream catalog");
+    let scenario = "personality.config_personality_none_strips_baked_personality_section";
+    let request = read_json(dir.join("captures").join(scenario).join("request-01.json"));
+    let mut info = catalog
+        .lookup(request["model"].as_str().expect("model"))
+        .info;
+    let messages = info
+        .model_messages
+        .as_mut()
+        .expect("catalog entries carry messages");
+    // The section texts are ours: the capture only shows what survives around them.
+    messages.instructions_template = Some(
+        "Base instructions\n# Personality\nA voice of its own\n## Writing Style\nShort lines\n# General\nGeneral instructions"
+            .to_string(),
+    );
+    messages.instructions_variables = None;
+    assert_eq!(
+        Some(
+            info.get_model_instructions(Some(Personality::None))
+                .as_str()
+        ),
+        request["instructions"].as_str()
+    );
 }
 
 /// Drops every text this project writes in its own words, leaving the metadata facts.

@@ -44,6 +44,7 @@ pub use openai_models::ModelVisibility;
 pub use openai_models::ModelsResponse;
 pub use openai_models::ModelsResponseError;
 pub use openai_models::PERSONALITY_PLACEHOLDER;
+pub use openai_models::PERSONALITY_SECTION_HEADING;
 pub use openai_models::ReasoningEffort;
 pub use openai_models::ReasoningEffortPreset;
 pub use openai_models::TruncationMode;

@@ -27,6 +27,7 @@ pub use model_messages::CollaborationModeMessages;
 pub use model_messages::ModelInstructionsVariables;
 pub use model_messages::ModelMessages;
 pub use model_messages::PERSONALITY_PLACEHOLDER;
+pub use model_messages::PERSONALITY_SECTION_HEADING;
 pub use model_messages::PermissionMessages;
 pub use models_response::ModelsResponse;
 pub use models_response::ModelsResponseError;

@@ -281,3 +281,85 @@ fn models_response_wire_form_snapshot() {
     };
     insta::assert_json_snapshot!(response);
 }
+
+fn baked_template_messages(template: &str) -> ModelMessages {
+    ModelMessages {
+        instructions_template: Some(template.to_string()),
+        ..ModelMessages::default()
+    }
+}
+
+#[test]
+fn personality_none_drops_a_baked_personality_section_and_its_subsections() {
+    let messages = baked_template_messages(concat!(
+        "Opening line.\n",
+        "\n",
+        "# Personality\n",
+        "Talk like a pirate.\n",
+        "## Writing Style\n",
+        "Use sea shanties.\n",
+        "### Even deeper\n",
+        "Rhyme.\n",
+        "#Not a heading, no space\n",
+        "# Working together\n",
+        "Ask before deleting.\n",
+        "## Personality notes stay\n",
+        "Kept.\n",
+        "# Closing\n",
+        "Bye.",
+    ));
+    assert_eq!(
+        messages.render_instructions(Some(Personality::None)),
+        concat!(
+            "Opening line.\n",
+            "\n",
+            "# Working together\n",
+            "Ask before deleting.\n",
+            "## Personality notes stay\n",
+            "Kept.\n",
+            "# Closing\n",
+            "Bye.",
+        )
+    );
+    // Any other choice keeps the baked text: the section is the model's voice.
+    let template = messages.instructions_template.clone().unwrap();
+    for choice in [
+        None,
+        Some(Personality::Friendly),
+        Some(Personality::Pragmatic),
+    ] {
+        assert_eq!(messages.render_instructions(choice), template);
+    }
+}
+
+#[test]
+fn personality_none_section_runs_to_the_end_and_tolerates_crlf() {
+    let trailing = baked_template_messages("Intro\n# Personality\nVoice\n## Tone\nCalm\n");
+    assert_eq!(
+        trailing.render_instructions(Some(Personality::None)),
+        "Intro\n"
+    );
+
+    let crlf = baked_template_messages("Intro\r\n# Personality\r\nVoice\r\n#\tNext\r\nBody");
+    assert_eq!(
+        crlf.render_instructions(Some(Personality::None)),
+        "Intro\r\n#\tNext\r\nBody"
+    );
+}
+
+#[test]
+fn personality_none_leaves_templates_without_the_section_unchanged() {
+    let template =
+        "Intro\n## Personality\nSubsection only.\n# Personality traits\nNot it.\n# Rules\nR";
+    let messages = baked_template_messages(template);
+    assert_eq!(
+        messages.render_instructions(Some(Personality::None)),
+        template
+    );
+
+    let model: ModelInfo = serde_json::from_value(full_entry()).unwrap();
+    assert_eq!(
+        model.get_model_instructions(Some(Personality::None)),
+        "Intro\n\n\n\nRules"
+    );
+}

@@ -1,5 +1,7 @@
 //! Per-model message texts carried by the catalog (`model_messages`).
 
+use std::borrow::Cow;
+
 use serde::Deserialize;
 use serde::Serialize;
 
@@ -8,6 +10,10 @@ use crate::config_types::Personality;
 /// Literal placeholder in an instructions template that the personality text replaces (plain
 /// string replacement, not a template engine).
 pub const PERSONALITY_PLACEHOLDER: &str = "{{ personality }}";
+
+/// Heading line of a personality section written straight into an instructions template; the
+/// section is dropped when the personality is explicitly `none`.
+pub const PERSONALITY_SECTION_HEADING: &str = "# Personality";
 
 /// Message texts a catalog entry may override. The families upstream's models.json always writes
 /// are serialized as `null` when absent; newer families are omitted when absent. Families whose
@@ -109,13 +115,40 @@ pub struct CollaborationModeMessages {
 impl ModelMessages {
     /// Instructions for a personality choice: the template with every placeholder replaced by the
     /// personality text (missing text → empty). Without variables the template is returned as
-    /// is; without a template the result is empty.
+    /// is; without a template the result is empty. An explicit `none` also drops a personality
+    /// section baked into the template: from the line that is exactly
+    /// [`PERSONALITY_SECTION_HEADING`] up to the next top-level (`#`) heading line, or to the end.
     pub fn render_instructions(&self, personality: Option<Personality>) -> String {
         let Some(template) = &self.instructions_template else {
             return String::new();
         };
+        let template = match personality {
+            Some(Personality::None) => {
+                let mut kept = String::with_capacity(template.len());
+                let mut inside_section = false;
+                for line in template.split_inclusive('\n') {
+                    // A CRLF template still names its headings on the text before the `\r`.
+                    let text = line.trim_end_matches('\n').trim_end_matches('\r');
+                    let top_level_heading = text
+                        .strip_prefix('#')
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']));
+                    if text == PERSONALITY_SECTION_HEADING {
+                        inside_section = true;
+                    } else if top_level_heading {
+                        inside_section = false;
+                    }
+                    if !inside_section {
+                        kept.push_str(line);
+                    }
+                }
+                Cow::Owned(kept)
+            }
+            None | Some(Personality::Friendly) | Some(Personality::Pragmatic) => {
+                Cow::Borrowed(template.as_str())
+            }
+        };
         match &self.instructions_variables {
-            None => template.clone(),
+            None => template.into_owned(),
             Some(variables) => template.replace(
                 PERSONALITY_PLACEHOLDER,
                 variables
