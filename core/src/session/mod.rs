@@ -20,6 +20,7 @@ mod context_updates;
 mod error;
 mod events;
 mod injected;
+mod permission_profile;
 mod rewrites;
 mod sink;
 mod thread_settings;

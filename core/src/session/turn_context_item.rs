@@ -3,6 +3,8 @@
 use codex_protocol::TurnContextItem;
 use serde_json::json;
 
+use super::permission_profile::active_permission_profile;
+use super::permission_profile::permission_profile;
 use crate::turn_context::TurnContext;
 
 /// The settings `turn` runs with, as persisted in its `turn_context` line and kept as the
@@ -18,8 +20,8 @@ pub fn turn_context_item(turn: &TurnContext) -> TurnContextItem {
         approval_policy: turn.approval_policy,
         approvals_reviewer: Some(turn.approvals_reviewer),
         sandbox_policy: turn.sandbox_policy.clone(),
-        permission_profile: None,
-        active_permission_profile: None,
+        permission_profile: Some(permission_profile(&turn.sandbox_policy, &turn.cwd)),
+        active_permission_profile: active_permission_profile(&turn.sandbox_policy),
         network: turn.network.as_ref().map(|network| {
             json!({
                 "allowed_domains": network.allowed,
@@ -28,7 +30,7 @@ pub fn turn_context_item(turn: &TurnContext) -> TurnContextItem {
         }),
         file_system_sandbox_policy: None,
         model: turn.model.slug.clone(),
-        comp_hash: None,
+        comp_hash: turn.model.comp_hash.clone(),
         personality: turn.personality,
         collaboration_mode: Some(turn.collaboration_mode.clone()),
         multi_agent_version: None,
@@ -44,3 +46,7 @@ pub fn turn_context_item(turn: &TurnContext) -> TurnContextItem {
         extra: serde_json::Map::new(),
     }
 }
+
+#[cfg(test)]
+#[path = "turn_context_item_tests.rs"]
+mod tests;

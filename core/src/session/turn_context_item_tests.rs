@@ -1,0 +1,64 @@
+use codex_protocol::SandboxPolicy;
+use codex_protocol::openai_models::ModelInfo;
+use pretty_assertions::assert_eq;
+use serde_json::Value;
+use serde_json::json;
+
+use super::*;
+
+fn payload(policy: SandboxPolicy, comp_hash: Option<&str>) -> Value {
+    let mut model = ModelInfo::with_defaults("gpt-x");
+    model.comp_hash = comp_hash.map(str::to_string);
+    let mut turn = TurnContext::for_model("t", "u", model, "/w");
+    turn.sandbox_policy = policy;
+    turn.timezone = "Etc/UTC".to_string();
+    turn.current_date = "2026-11-30".to_string();
+    serde_json::to_value(turn_context_item(&turn)).expect("payload")
+}
+
+#[test]
+fn read_only_turn_names_the_built_in_profile_in_upstreams_key_order() {
+    let payload = payload(SandboxPolicy::new_read_only_policy(), Some("2911"));
+    assert_eq!(
+        serde_json::to_string(&payload).expect("text"),
+        serde_json::to_string(&json!({
+            "turn_id": "u",
+            "cwd": "/w",
+            "workspace_roots": ["/w"],
+            "current_date": "2026-11-30",
+            "timezone": "Etc/UTC",
+            "approval_policy": "on-request",
+            "approvals_reviewer": "user",
+            "sandbox_policy": {"type": "read-only"},
+            "permission_profile": {
+                "type": "managed",
+                "file_system": {"type": "restricted", "entries": [
+                    {"path": {"type": "special", "value": {"kind": "root"}}, "access": "read"}
+                ]},
+                "network": "restricted"
+            },
+            "active_permission_profile": {"id": ":read-only"},
+            "model": "gpt-x",
+            "comp_hash": "2911",
+            "collaboration_mode": {
+                "mode": "default",
+                "settings": {"model": "gpt-x", "reasoning_effort": null, "developer_instructions": null}
+            },
+            "realtime_active": false
+        }))
+        .expect("text")
+    );
+}
+
+#[test]
+fn full_access_turn_has_a_disabled_profile_and_no_active_one() {
+    let payload = payload(SandboxPolicy::DangerFullAccess, None);
+    assert_eq!(
+        (
+            &payload["permission_profile"],
+            payload.get("active_permission_profile"),
+            payload.get("comp_hash"),
+        ),
+        (&json!({"type": "disabled"}), None, None)
+    );
+}
