@@ -4,6 +4,8 @@
 
 use std::fmt::Write as _;
 
+use codex_protocol::models::ContentItemKind;
+use codex_protocol::models::ResponseItem;
 use serde::Serialize;
 
 use super::classify::ClassifyContext;
@@ -20,6 +22,8 @@ use super::text::breakdown_header;
 use super::text::breakdown_row;
 use super::text::reuse_cell;
 use super::tokens::TokenCounter;
+use crate::context::fragments::base_instructions::BASE_INSTRUCTIONS;
+use crate::context::world_state::DEVELOPER_ROLE;
 use crate::request::ResponsesRequest;
 
 /// Statistics of a sequence of requests of one thread.
@@ -66,8 +70,33 @@ pub fn request_stats(requests: &[ResponsesRequest]) -> RequestStats {
                 .count()
         });
         ledger.keep(carried);
+        // Responses Lite moves the base instructions into the developer message right after the
+        // tool catalog; outgoing bodies carry no content kinds, so its place identifies it.
+        let lite_instructions_index = (body.instructions.is_empty()
+            && matches!(
+                body.input.first(),
+                Some(ResponseItem::AdditionalTools { .. })
+            ))
+        .then_some(1);
         for (index, item) in body.input.iter().enumerate().skip(carried) {
-            ledger.push(classify_item(index, item, item, &context, &mut counter).tokens);
+            let classified = match item {
+                ResponseItem::Message { role, content, .. }
+                    if Some(index) == lite_instructions_index && role == DEVELOPER_ROLE =>
+                {
+                    let mut annotated = item.clone();
+                    if let Some(slot) = annotated.metadata_slot_mut() {
+                        slot.get_or_insert_with(Default::default).content_item_kinds = Some(
+                            content
+                                .iter()
+                                .map(|_| ContentItemKind::new(BASE_INSTRUCTIONS.content_kind))
+                                .collect(),
+                        );
+                    }
+                    classify_item(index, &annotated, item, &context, &mut counter)
+                }
+                _ => classify_item(index, item, item, &context, &mut counter),
+            };
+            ledger.push(classified.tokens);
         }
         let instructions = counter.count(&body.instructions);
         let tools = match &body.tools {
