@@ -139,6 +139,23 @@ pub fn build_first_turn_request(
         });
     }
 
+    let request = build_turn_request(turn, input, tools, ids, options.content_item_kinds)?;
+    Ok(FirstTurn {
+        request,
+        item_origins,
+    })
+}
+
+/// The Responses request of one turn of `turn`'s thread: `input` (the initial context or the
+/// session's history) and `tools` are moved into the body. Every request of a thread is built
+/// here, so first turns, scripted sessions and `send` cannot drift apart.
+pub fn build_turn_request(
+    turn: &TurnContext,
+    input: Vec<ResponseItem>,
+    tools: Vec<ToolSpec>,
+    ids: &IdGenerator,
+    content_item_kinds: ContentItemKindsPolicy,
+) -> Result<ResponsesRequest, FirstTurnError> {
     let client_metadata = ClientMetadata::from_turn_metadata(&turn_metadata(turn, ids))
         .map_err(FirstTurnError::TurnMetadata)?;
     let mut inputs = ResponsesRequestInputs::new(
@@ -155,12 +172,8 @@ pub fn build_first_turn_request(
     inputs.verbosity = turn.verbosity;
     inputs.client_metadata = Some(client_metadata);
     inputs.provider = ModelProviderKind::from_provider_id(&turn.provider_id);
-    inputs.content_item_kinds = options.content_item_kinds;
-    let request = build_responses_request(inputs)?;
-    Ok(FirstTurn {
-        request,
-        item_origins,
-    })
+    inputs.content_item_kinds = content_item_kinds;
+    Ok(build_responses_request(inputs)?)
 }
 
 /// The `x-codex-turn-metadata` of a root thread's turn request (the first one here; scripted

@@ -23,13 +23,9 @@ use codex_core::client::ResponsesClient;
 use codex_core::client::ResponsesLite;
 use codex_core::client::StreamProgress;
 use codex_core::client::TokenUsageInfo;
-use codex_core::first_turn::turn_metadata;
+use codex_core::first_turn::build_turn_request;
 use codex_core::ids::IdGenerator;
-use codex_core::request::ClientMetadata;
-use codex_core::request::ModelProviderKind;
-use codex_core::request::ResponsesRequest;
-use codex_core::request::ResponsesRequestInputs;
-use codex_core::request::build_responses_request;
+use codex_core::request::ContentItemKindsPolicy;
 use codex_core::rollout::LineOrdinals;
 use codex_core::rollout::RolloutWriter;
 use codex_core::session::RolloutSink;
@@ -134,7 +130,13 @@ fn run_turn<S: RolloutSink>(
     session.record_context_updates_and_set_reference_context_item(&turn)?;
     session.record_user_message(message)?;
 
-    let request = turn_request(&turn, session.build_prompt_input(), &ids)?;
+    let request = build_turn_request(
+        &turn,
+        session.build_prompt_input(),
+        turn.builtin_tools()?,
+        &ids,
+        ContentItemKindsPolicy::Strip,
+    )?;
     // The same bytes `request` prints for a request.
     let body = RequestBody::from_bytes(serde_json::to_string_pretty(&request)? + "\n");
     let headers = RequestHeaders {
@@ -156,31 +158,6 @@ fn run_turn<S: RolloutSink>(
     session.complete_turn()?;
     eprintln!("{}", usage_line(usage.as_ref()));
     printer.into_result()
-}
-
-/// The turn's request for `input` (the session's history), built as the first-turn request is.
-fn turn_request(
-    turn: &TurnContext,
-    input: Vec<ResponseItem>,
-    ids: &IdGenerator,
-) -> anyhow::Result<ResponsesRequest> {
-    let client_metadata = ClientMetadata::from_turn_metadata(&turn_metadata(turn, ids))
-        .context("cannot encode the turn metadata")?;
-    let mut inputs = ResponsesRequestInputs::new(
-        &turn.model,
-        turn.base_instructions.text(),
-        &[],
-        &[],
-        &turn.thread_id,
-    )
-    .with_owned_input(input)
-    .with_owned_tools(turn.builtin_tools()?);
-    inputs.reasoning_effort = turn.reasoning_effort.clone();
-    inputs.reasoning_summary = turn.reasoning_summary;
-    inputs.verbosity = turn.verbosity;
-    inputs.client_metadata = Some(client_metadata);
-    inputs.provider = ModelProviderKind::from_provider_id(&turn.provider_id);
-    Ok(build_responses_request(inputs)?)
 }
 
 fn session_meta(turn: &TurnContext, provider_id: &str, ids: &IdGenerator) -> SessionMeta {

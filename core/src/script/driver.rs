@@ -36,13 +36,10 @@ use crate::client::TokenUsageInfo;
 use crate::config::Config;
 use crate::config::ConfigEnv;
 use crate::context::world_state::WorldStateSnapshot;
-use crate::first_turn::turn_metadata;
+use crate::first_turn::build_turn_request;
 use crate::ids::IdGenerator;
-use crate::request::ClientMetadata;
-use crate::request::ModelProviderKind;
+use crate::request::ContentItemKindsPolicy;
 use crate::request::ResponsesRequest;
-use crate::request::ResponsesRequestInputs;
-use crate::request::build_responses_request;
 use crate::rollout::ForkPoint;
 use crate::rollout::LoadedLine;
 use crate::rollout::LoadedRollout;
@@ -443,23 +440,13 @@ impl<'env> ScriptedSession<'env> {
     }
 
     fn build_request(&self, turn: &TurnContext) -> Result<ResponsesRequest, ScriptError> {
-        let input = self.session.build_prompt_input();
-        let client_metadata = ClientMetadata::from_turn_metadata(&turn_metadata(turn, &self.ids))
-            .map_err(ScriptError::TurnMetadata)?;
-        let mut inputs = ResponsesRequestInputs::new(
-            &turn.model,
-            turn.base_instructions.text(),
-            &input,
-            &[],
-            &turn.thread_id,
-        )
-        .with_owned_tools(turn.builtin_tools()?);
-        inputs.reasoning_effort = turn.reasoning_effort.clone();
-        inputs.reasoning_summary = turn.reasoning_summary;
-        inputs.verbosity = turn.verbosity;
-        inputs.client_metadata = Some(client_metadata);
-        inputs.provider = ModelProviderKind::from_provider_id(&turn.provider_id);
-        Ok(build_responses_request(inputs)?)
+        Ok(build_turn_request(
+            turn,
+            self.session.build_prompt_input(),
+            turn.builtin_tools()?,
+            &self.ids,
+            ContentItemKindsPolicy::Strip,
+        )?)
     }
 }
 

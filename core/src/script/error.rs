@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use crate::agents_md::AgentsMdError;
 use crate::client::ClientError;
 use crate::config::ConfigError;
-use crate::request::RequestBuildError;
+use crate::first_turn::FirstTurnError;
 use crate::rollout::RolloutError;
 use crate::session::SessionError;
 use crate::tools::ToolSpecError;
@@ -41,9 +41,7 @@ pub enum ScriptError {
     #[error(transparent)]
     Session(#[from] SessionError),
     #[error(transparent)]
-    Request(#[from] RequestBuildError),
-    #[error("cannot encode the turn metadata: {0}")]
-    TurnMetadata(#[source] serde_json::Error),
+    Request(#[from] FirstTurnError),
     #[error(transparent)]
     Rollout(#[from] RolloutError),
     /// Resuming in the middle of a script re-reads the lines the session wrote.
