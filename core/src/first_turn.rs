@@ -6,14 +6,13 @@
 //! seeded [`IdGenerator`] and pinned date, timezone and shell the bytes are reproducible.
 
 use codex_prompts::TemplateSet;
-use codex_protocol::ContentItem;
 use codex_protocol::ContentItemKind;
-use codex_protocol::InternalChatMessageMetadataPassthrough;
 use codex_protocol::ResponseItem;
 use codex_protocol::SandboxPolicy;
 
 use crate::base_instructions::BaseInstructionsSource;
 use crate::context::fragment_registry::USER_TEXT_KIND;
+use crate::context::fragment_registry::user_text_message;
 use crate::context::fragments::base_instructions::BASE_INSTRUCTIONS;
 use crate::context::initial_context::ContextSource;
 use crate::context::initial_context::build_initial_context_with_world_state;
@@ -117,20 +116,7 @@ pub fn build_first_turn_request(
         input.push(item);
     }
     if let Some(text) = options.user_message {
-        let mut item = ResponseItem::Message {
-            encrypted_content: None,
-            status: None,
-            id: None,
-            role: "user".to_string(),
-            content: vec![ContentItem::input_text(text)],
-            phase: None,
-            internal_chat_message_metadata_passthrough: Some(
-                InternalChatMessageMetadataPassthrough {
-                    content_item_kinds: Some(vec![ContentItemKind::new(USER_TEXT_KIND)]),
-                    ..InternalChatMessageMetadataPassthrough::default()
-                },
-            ),
-        };
+        let mut item = user_text_message(text);
         stamp_recorded_item(&mut item, ids, &turn.turn_id);
         input.push(item);
         item_origins.push(RequestItemOrigin {

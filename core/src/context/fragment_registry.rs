@@ -13,9 +13,13 @@
 //! a fragment type means adding one row here.
 
 use codex_context_fragments::matches_marked_text;
+use codex_protocol::ContentItem;
 use codex_protocol::ContentItemKind;
+use codex_protocol::InternalChatMessageMetadataPassthrough;
+use codex_protocol::ResponseItem;
 
 use crate::context::world_state::FragmentSpec;
+use crate::context::world_state::USER_ROLE;
 
 mod table;
 
@@ -25,6 +29,23 @@ use table::FRAGMENT_TYPES;
 pub const USER_CONTENT_KIND_PREFIX: &str = "user.";
 /// Content kind of text the user typed (under [`USER_CONTENT_KIND_PREFIX`]).
 pub const USER_TEXT_KIND: &str = "user.text";
+
+/// A message the user typed, annotated as [`USER_TEXT_KIND`] so it is never mistaken for
+/// injected context, however much it looks like a fragment.
+pub fn user_text_message(text: impl Into<String>) -> ResponseItem {
+    ResponseItem::Message {
+        encrypted_content: None,
+        status: None,
+        id: None,
+        role: USER_ROLE.to_string(),
+        content: vec![ContentItem::input_text(text)],
+        phase: None,
+        internal_chat_message_metadata_passthrough: Some(InternalChatMessageMetadataPassthrough {
+            content_item_kinds: Some(vec![ContentItemKind::new(USER_TEXT_KIND)]),
+            ..InternalChatMessageMetadataPassthrough::default()
+        }),
+    }
+}
 
 /// How text of a fragment type is recognised.
 #[derive(Debug, Clone, Copy)]

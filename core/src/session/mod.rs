@@ -31,8 +31,6 @@ use std::sync::Arc;
 use codex_prompts::TemplateSet;
 use codex_protocol::BaseInstructions;
 use codex_protocol::ContentItem;
-use codex_protocol::ContentItemKind;
-use codex_protocol::InternalChatMessageMetadataPassthrough;
 use codex_protocol::ResponseItem;
 use codex_protocol::RolloutItem;
 use codex_protocol::RolloutLine;
@@ -49,8 +47,7 @@ pub use turn_context_item::turn_context_item;
 
 use crate::client::TokenUsageInfo;
 use crate::client::token_count_rollout_item;
-use crate::context::fragment_registry::USER_TEXT_KIND;
-use crate::context::world_state::USER_ROLE;
+use crate::context::fragment_registry::user_text_message;
 use crate::context::world_state::WorldStateSnapshot;
 use crate::context_manager::ContextManager;
 use crate::context_manager::is_api_item;
@@ -233,20 +230,7 @@ impl<S: RolloutSink> Session<S> {
         if let Some(checkpoint) = turn.checkpoint.take() {
             self.turn_checkpoints.push(checkpoint);
         }
-        let message = ResponseItem::Message {
-            encrypted_content: None,
-            status: None,
-            id: None,
-            role: USER_ROLE.to_string(),
-            content: vec![ContentItem::input_text(text)],
-            phase: None,
-            internal_chat_message_metadata_passthrough: Some(
-                InternalChatMessageMetadataPassthrough {
-                    content_item_kinds: Some(vec![ContentItemKind::new(USER_TEXT_KIND)]),
-                    ..InternalChatMessageMetadataPassthrough::default()
-                },
-            ),
-        };
+        let message = user_text_message(text);
         self.record_conversation_items(&turn_id, vec![message])?;
         self.persist_event(events::user_message(text))
     }
