@@ -6,16 +6,15 @@
 
 mod catalog;
 mod commands;
+mod diagnostics;
 mod endpoint;
 mod input;
 
-use std::io::IsTerminal;
 use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
 use clap::Subcommand;
-use tracing_subscriber::EnvFilter;
 
 /// Exit code for every failure: unreadable or invalid input, unknown names, bad arguments.
 const EXIT_ERROR: u8 = 2;
@@ -55,14 +54,7 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(EXIT_ERROR));
         }
     };
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .without_time()
-        .with_target(false)
-        .init();
+    diagnostics::init();
 
     // Exit code once the output is written; commands that report a finding through it set it.
     let mut exit_code_when_written = ExitCode::SUCCESS;
@@ -97,7 +89,7 @@ fn main() -> ExitCode {
     match written {
         Ok(()) => exit_code_when_written,
         Err(error) => {
-            eprintln!("codex-context: error: {}", one_line(&error));
+            eprintln!("{}: error: {}", diagnostics::PROGRAM, one_line(&error));
             ExitCode::from(EXIT_ERROR)
         }
     }

@@ -105,8 +105,8 @@ pub fn resolve_base_instructions(inputs: BaseInstructionsInputs<'_>) -> Resolved
     let model_instructions = model.get_model_instructions(inputs.personality);
     if model_instructions.is_empty() {
         tracing::warn!(
-            model = %model.slug,
-            "the model catalog entry has no instructions template; its instructions are empty"
+            "the model catalog entry of `{}` has no instructions template, so its instructions are empty",
+            model.slug
         );
     }
     let generated_here = || BaseInstructionsProvenance::Model {

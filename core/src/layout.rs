@@ -1,28 +1,38 @@
 //! The model-visible layout of a request's `input`, in the text format of upstream's layout
 //! snapshots: one `NN:<kind>` line per item; a message with several content parts becomes
-//! `NN:message/<role>[<count>]:` followed by one `    [NN] <text>` line per part.
+//! `NN:message/<role>[<count>]:` followed by one `    [NN] <text>` line per part. A whole
+//! request ([`render_request_layout`]) starts with one `instructions:` and one `tools:` line
+//! when they travel outside `input` (every body but Responses Lite).
 //!
-//! Texts have `\r\n` normalised, newlines shown as `\n`, and are cut to a prefix with `...`.
-//! In [`LayoutText::Placeholders`] mode well-known context blocks collapse to placeholders such as
-//! `<PERMISSIONS_INSTRUCTIONS>` or `<ENVIRONMENT_CONTEXT:cwd=<CWD>>`, so snapshots stay stable.
+//! Texts have `\r\n` normalised, newlines shown as `\n`, other control characters escaped
+//! (`\t`, `\u{1b}`), and are cut to a prefix with `...`. In [`LayoutText::Placeholders`] mode
+//! well-known context blocks collapse to placeholders such as `<PERMISSIONS_INSTRUCTIONS>` or
+//! `<ENVIRONMENT_CONTEXT:cwd=<CWD>>`, so snapshots stay stable; a block is one only when the
+//! fragment registry recognises the whole text as that fragment for the message's role, so a
+//! user message that merely starts like one is shown as it was typed.
 
 use serde_json::Value;
 
+use crate::context::fragment_registry::classify;
 use crate::request::ResponsesRequest;
 
 /// Texts longer than this many characters are cut (the CLI's `--format layout`).
 pub const DEFAULT_LAYOUT_MAX_CHARS: usize = 80;
 
-/// Opening text of a context block → its placeholder.
-const PLACEHOLDER_PREFIXES: &[(&str, &str)] = &[
-    ("<permissions instructions>", "<PERMISSIONS_INSTRUCTIONS>"),
-    ("# AGENTS.md instructions", "<AGENTS_MD>"),
-    ("<user_instructions>", "<USER_INSTRUCTIONS>"),
-    ("<skills_instructions>", "<SKILLS_INSTRUCTIONS>"),
-    ("<apps_instructions>", "<APPS_INSTRUCTIONS>"),
-    ("<plugins_instructions>", "<PLUGINS_INSTRUCTIONS>"),
-    ("<model_switch>", "<MODEL_SWITCH>"),
+/// Fragment type (registry name) → its placeholder.
+const PLACEHOLDERS: &[(&str, &str)] = &[
+    ("permissions", "<PERMISSIONS_INSTRUCTIONS>"),
+    ("agents_md", "<AGENTS_MD>"),
+    ("user_instructions", "<USER_INSTRUCTIONS>"),
+    ("available_skills_instructions", "<SKILLS_INSTRUCTIONS>"),
+    ("apps_instructions", "<APPS_INSTRUCTIONS>"),
+    ("plugins_instructions", "<PLUGINS_INSTRUCTIONS>"),
+    ("model_switch", "<MODEL_SWITCH>"),
 ];
+
+/// Registry name of the `<environment_context>` fragment, whose placeholder says whether it
+/// carries a cwd.
+const ENVIRONMENT_CONTEXT: &str = "environment_context";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum LayoutText {
@@ -53,7 +63,8 @@ impl Default for LayoutOptions {
     }
 }
 
-/// The layout of a request's input.
+/// The layout of a request: its `instructions` and `tools` (one line each, when the body
+/// carries them outside `input`), then its input.
 pub fn render_request_layout(
     request: &ResponsesRequest,
     options: &LayoutOptions,
@@ -63,7 +74,41 @@ pub fn render_request_layout(
         .iter()
         .map(serde_json::to_value)
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(render_layout(&items, options))
+    let mut lines = Vec::with_capacity(2);
+    if let Some(tools) = &request.tools {
+        let instructions = match request.instructions.as_str() {
+            "" => "<NONE>".to_string(),
+            text => display_text(None, text, options),
+        };
+        lines.push(format!("instructions:{instructions}"));
+        let tools = serde_json::to_value(tools)?;
+        let names = tool_labels(&tools);
+        lines.push(match names.as_slice() {
+            [] => "tools:<NONE>".to_string(),
+            names => format!("tools[{}]:{}", names.len(), names.join(",")),
+        });
+    }
+    lines.push(render_layout(&items, options));
+    Ok(lines.join("\n"))
+}
+
+/// `type/name` (or `type`) of each tool of a JSON tool list.
+fn tool_labels(tools: &Value) -> Vec<String> {
+    tools
+        .as_array()
+        .map(|tools| {
+            tools
+                .iter()
+                .map(|tool| {
+                    let kind = tool.get("type").and_then(Value::as_str).unwrap_or("?");
+                    match tool.get("name").and_then(Value::as_str) {
+                        Some(name) => format!("{kind}/{name}"),
+                        None => kind.to_string(),
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The layout of raw input items (as sent on the wire), one line per item, `\n`-joined.
@@ -91,7 +136,7 @@ fn render_item(index: usize, item: &Value, options: &LayoutOptions) -> String {
                     content
                         .iter()
                         .map(|part| match part.get("text").and_then(Value::as_str) {
-                            Some(text) => display_text(text, options),
+                            Some(text) => display_text(Some(role), text, options),
                             // `<type>` with the part's other keys: `<input_image:detail,image_url>`.
                             None => match part.get("type").and_then(Value::as_str) {
                                 None => "<UNKNOWN_CONTENT_ITEM>".to_string(),
@@ -121,22 +166,7 @@ fn render_item(index: usize, item: &Value, options: &LayoutOptions) -> String {
             render_parts(index, &format!("message/{role}"), &parts)
         }
         "additional_tools" => {
-            let tools = item
-                .get("tools")
-                .and_then(Value::as_array)
-                .map(|tools| {
-                    tools
-                        .iter()
-                        .map(|tool| {
-                            let kind = tool.get("type").and_then(Value::as_str).unwrap_or("?");
-                            match tool.get("name").and_then(Value::as_str) {
-                                Some(name) => format!("{kind}/{name}"),
-                                None => kind.to_string(),
-                            }
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default();
+            let tools = item.get("tools").map(tool_labels).unwrap_or_default();
             render_parts(index, "additional_tools", &tools)
         }
         "function_call" | "custom_tool_call" => {
@@ -147,7 +177,7 @@ fn render_item(index: usize, item: &Value, options: &LayoutOptions) -> String {
         }
         "function_call_output" | "custom_tool_call_output" => {
             let output = match item.get("output") {
-                Some(Value::String(text)) => display_text(text, options),
+                Some(Value::String(text)) => display_text(None, text, options),
                 Some(_) | None => "<NON_STRING_OUTPUT>".to_string(),
             };
             format!("{index:02}:{item_type}:{output}")
@@ -159,7 +189,7 @@ fn render_item(index: usize, item: &Value, options: &LayoutOptions) -> String {
                 .and_then(|summary| summary.first())
                 .and_then(|part| part.get("text"))
                 .and_then(Value::as_str)
-                .map(|text| display_text(text, options))
+                .map(|text| display_text(None, text, options))
                 .unwrap_or_else(|| "<NO_SUMMARY>".to_string());
             format!(
                 "{index:02}:reasoning:summary={summary}:encrypted={}",
@@ -195,33 +225,20 @@ fn has_encrypted_content(item: &Value) -> bool {
         .is_some_and(|content| !content.is_empty())
 }
 
-fn display_text(text: &str, options: &LayoutOptions) -> String {
+/// `text` as a layout shows it; `role` is the role of the message it belongs to (`None` for
+/// texts outside messages, which are never context blocks).
+fn display_text(role: Option<&str>, text: &str, options: &LayoutOptions) -> String {
     let placeholder = match options.text {
         LayoutText::Full => None,
-        LayoutText::Placeholders => {
-            if let Some((_, placeholder)) =
-                options.known_texts.iter().find(|(known, _)| known == text)
-            {
-                Some(placeholder.clone())
-            } else if text.starts_with("<environment_context>") {
-                Some(if text.contains("<cwd>") {
-                    "<ENVIRONMENT_CONTEXT:cwd=<CWD>>".to_string()
-                } else {
-                    "<ENVIRONMENT_CONTEXT>".to_string()
-                })
-            } else {
-                PLACEHOLDER_PREFIXES
-                    .iter()
-                    .find(|(prefix, _)| text.starts_with(prefix))
-                    .map(|(_, placeholder)| (*placeholder).to_string())
-            }
-        }
+        LayoutText::Placeholders => options
+            .known_texts
+            .iter()
+            .find(|(known, _)| known == text)
+            .map(|(_, placeholder)| placeholder.clone())
+            .or_else(|| role.and_then(|role| context_placeholder(role, text))),
     };
     let shown = placeholder.unwrap_or_else(|| text.to_string());
-    let escaped = shown
-        .replace("\r\n", "\n")
-        .replace('\r', "\n")
-        .replace('\n', "\\n");
+    let escaped = escape_text(&shown);
     match options.max_chars {
         Some(max_chars) if escaped.chars().count() > max_chars => {
             let prefix = escaped.chars().take(max_chars).collect::<String>();
@@ -229,4 +246,40 @@ fn display_text(text: &str, options: &LayoutOptions) -> String {
         }
         Some(_) | None => escaped,
     }
+}
+
+/// The placeholder of a context block the registry recognises in a `role` message.
+fn context_placeholder(role: &str, text: &str) -> Option<String> {
+    let fragment = classify(role, text, None)?;
+    if fragment.name == ENVIRONMENT_CONTEXT {
+        return Some(match text.contains("<cwd>") {
+            true => "<ENVIRONMENT_CONTEXT:cwd=<CWD>>".to_string(),
+            false => "<ENVIRONMENT_CONTEXT>".to_string(),
+        });
+    }
+    PLACEHOLDERS
+        .iter()
+        .find(|(name, _)| *name == fragment.name)
+        .map(|(_, placeholder)| (*placeholder).to_string())
+}
+
+/// One line of text: line breaks (`\r\n`, `\r`, `\n`) become `\n`, every other control
+/// character its Rust escape (`\t`, `\u{1b}`), so a layout never carries raw control bytes.
+fn escape_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                out.push_str("\\n");
+            }
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() => out.extend(c.escape_default()),
+            c => out.push(c),
+        }
+    }
+    out
 }

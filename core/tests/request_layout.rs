@@ -87,7 +87,12 @@ fn full_text_layout_cuts_long_texts() {
         .unwrap();
         render_request_layout(&request, &options).unwrap()
     };
-    assert!(standard.starts_with("00:message/developer:<permissions instructions>\\n"));
+    assert!(
+        standard.starts_with(
+            "instructions:base\ntools:<NONE>\n00:message/developer:<permissions instructions>\\n"
+        ),
+        "{standard}"
+    );
 }
 
 #[test]
@@ -144,7 +149,7 @@ fn every_item_kind_has_a_line() {
 01:message/user:<NO_TEXT>
 02:message/user[3]:
     [01] <input_image:detail,image_url>
-    [02] <MODEL_SWITCH>
+    [02] <model_switch>\\nnew model
     [03] <UNKNOWN_CONTENT_ITEM>
 03:function_call/exec_command
 04:function_call_output:line 1\\nline 2
@@ -192,4 +197,45 @@ fn captured_requests_render_one_header_per_item() {
             assert!(!text.contains('\n'));
         }
     }
+}
+
+#[test]
+fn only_recognised_context_blocks_become_placeholders() {
+    let message = |role: &str, text: &str| json!({"type": "message", "role": role, "content": [{"type": "input_text", "text": text}]});
+    let items = [
+        // Typed by a user: they start like context blocks but are not whole fragments.
+        message(
+            "user",
+            "<environment_context> is what the agent sends, right?",
+        ),
+        message(
+            "user",
+            "# AGENTS.md instructions for /repo\nplease read them",
+        ),
+        // A developer fragment's text in a user message is not that fragment either.
+        message(
+            "user",
+            "<permissions instructions>\nx\n</permissions instructions>",
+        ),
+        // Whole fragments of the right role are.
+        message(
+            "user",
+            "<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>",
+        ),
+        message(
+            "developer",
+            "<permissions instructions>\nx\n</permissions instructions>",
+        ),
+        // Control bytes never reach the terminal raw.
+        message("user", "bell\u{7} escape\u{1b}[31m tab\there"),
+    ];
+    assert_eq!(
+        render_layout(&items, &LayoutOptions::default()),
+        "00:message/user:<environment_context> is what the agent sends, right?
+01:message/user:# AGENTS.md instructions for /repo\\nplease read them
+02:message/user:<permissions instructions>\\nx\\n</permissions instructions>
+03:message/user:<ENVIRONMENT_CONTEXT:cwd=<CWD>>
+04:message/developer:<PERMISSIONS_INSTRUCTIONS>
+05:message/user:bell\\u{7} escape\\u{1b}[31m tab\\there"
+    );
 }

@@ -54,8 +54,7 @@ impl ModelCatalog {
             }
             None => {
                 warn!(
-                    model = requested,
-                    "unknown model `{requested}`: using fallback model metadata"
+                    "model `{requested}` is not in the catalog, so fallback model metadata is used"
                 );
                 ResolvedModel {
                     info: fallback_model_info(requested),

@@ -48,8 +48,8 @@ impl TemplateSet {
         for (relative, path) in files {
             let Some(id) = TemplateId::from_path(&relative) else {
                 tracing::warn!(
-                    path = %path.display(),
-                    "file in the prompts directory matches no known template; ignoring it"
+                    "{} in the prompts directory matches no known template and is ignored",
+                    path.display()
                 );
                 continue;
             };
@@ -138,16 +138,16 @@ fn collect_files(
         let target_is_file = std::fs::metadata(&path).is_ok_and(|target| target.is_file());
         if !target_is_file {
             tracing::warn!(
-                path = %path.display(),
-                "entry in the prompts directory is neither a file nor a directory; ignoring it"
+                "{} in the prompts directory is neither a file nor a directory and is ignored",
+                path.display()
             );
             continue;
         }
         match relative_slash_path(root, &path) {
             Some(relative) => files.push((relative, path)),
             None => tracing::warn!(
-                path = %path.display(),
-                "file name in the prompts directory is not UTF-8; ignoring it"
+                "{} in the prompts directory has a name that is not UTF-8 and is ignored",
+                path.display()
             ),
         }
     }

@@ -72,8 +72,8 @@ pub fn run(args: &InstructionsArgs) -> anyhow::Result<String> {
     }
     if personality.is_some() && !resolved.info.supports_personality() {
         warn!(
-            model = %args.model,
-            "model does not support personalities; --personality may have no effect"
+            "model `{}` does not support personalities, so --personality may have no effect",
+            args.model
         );
     }
     Ok(resolved.info.get_model_instructions(personality))

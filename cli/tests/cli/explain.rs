@@ -42,7 +42,7 @@ fn explain_lists_sources_and_agents_md_truncation() {
     assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(
         redact(&run.stderr),
-        " WARN Project doc `<TMP>/project/crates/core/AGENTS.md` exceeds the remaining project_doc_max_bytes budget: kept 39 bytes, dropped 57 bytes.\n"
+        "codex-context: warning: Project doc `<TMP>/project/crates/core/AGENTS.md` exceeds the remaining project_doc_max_bytes budget: kept 39 bytes, dropped 57 bytes.\n"
     );
     insta::assert_snapshot!(redact_path_dependent_entries(&redact(&run.stdout)));
 }

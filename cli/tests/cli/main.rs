@@ -5,6 +5,7 @@
 
 mod bad_input;
 mod compare;
+mod diagnostics;
 mod explain;
 mod fingerprint;
 mod inspect;

@@ -209,11 +209,11 @@ fn failing_refresh_falls_back_to_the_cache_then_the_bundled_catalog() {
             Some(0),
             bundled_slugs(home),
             2,
-            " WARN using the bundled model catalog"
+            "codex-context: warning: using the bundled model catalog"
         )
     );
     assert!(
-        warnings[0].starts_with(" WARN models refresh failed: transport error: "),
+        warnings[0].starts_with("codex-context: warning: models refresh failed: transport error: "),
         "{}",
         warnings[0]
     );
@@ -238,7 +238,7 @@ fn failing_refresh_falls_back_to_the_cache_then_the_bundled_catalog() {
         (Some(0), fetched.stdout.as_str(), 2)
     );
     assert!(
-        lines[0].starts_with(" WARN models refresh failed: transport error: "),
+        lines[0].starts_with("codex-context: warning: models refresh failed: transport error: "),
         "{}",
         lines[0]
     );
@@ -261,9 +261,9 @@ fn refresh_without_a_key_does_not_ask_the_endpoint() {
             Some(0),
             bundled_slugs(home),
             concat!(
-                " WARN no API key: environment variable OPENAI_API_KEY is unset or empty; ",
+                "codex-context: warning: no API key: environment variable OPENAI_API_KEY is unset or empty; ",
                 "the models endpoint was not asked\n",
-                " WARN using the bundled model catalog\n",
+                "codex-context: warning: using the bundled model catalog\n",
             )
         )
     );

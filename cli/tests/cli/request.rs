@@ -171,7 +171,7 @@ fn truncated_agents_md_is_reported_on_stderr() {
     assert_eq!(run.code, Some(0));
     assert_eq!(
         workspace.redact(&run.stderr),
-        " WARN Project doc `<TMP>/project/AGENTS.md` exceeds the remaining project_doc_max_bytes budget: kept 10 bytes, dropped 30 bytes.\n"
+        "codex-context: warning: Project doc `<TMP>/project/AGENTS.md` exceeds the remaining project_doc_max_bytes budget: kept 10 bytes, dropped 30 bytes.\n"
     );
 }
 

@@ -334,7 +334,7 @@ fn send_prints_resent_text_once() {
     );
     assert!(
         stderr[0].starts_with(
-            " WARN stream closed before response.completed; resending the request in "
+            "codex-context: warning: stream closed before response.completed; resending the request in "
         ) && stderr[0].ends_with(" s (retry 1 of 5)"),
         "{}",
         stderr[0]

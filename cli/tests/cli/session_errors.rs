@@ -150,9 +150,9 @@ fn truncated_rollout_reports_and_skips_its_last_line() {
     let warnings: Vec<&str> = resumed.stderr.lines().collect();
     assert_eq!(warnings.len(), 1, "{}", resumed.stderr);
     assert!(
-        warnings[0].contains(&format!(
-            "skipping damaged rollout line: line {line_count}:"
-        )),
+        warnings[0].starts_with(&format!(
+            "codex-context: warning: rollout line {line_count}: "
+        )) && warnings[0].ends_with("; the line is skipped"),
         "{}",
         resumed.stderr
     );
@@ -183,7 +183,7 @@ fn unknown_line_types_are_reported_and_skipped() {
         (
             Some(0),
             intact.stdout.as_str(),
-            " WARN rollout line 2: unknown line type `brand_new_record` kept but ignored (2 in \
+            "codex-context: warning: rollout line 2: unknown line type `brand_new_record` kept but ignored (2 in \
              all)\n"
         )
     );
@@ -207,7 +207,7 @@ fn world_state_patch_without_a_base_is_reported() {
     assert_eq!(resumed.stdout, intact.stdout);
     assert_eq!(
         resumed.stderr,
-        " WARN ignoring world-state patch without a full snapshot line_number=2\n"
+        "codex-context: warning: rollout line 2 is a world-state patch with no full snapshot before it; it is ignored\n"
     );
 }
 

@@ -204,7 +204,7 @@ fn item_event(
     match serde_json::from_value::<ResponseItem>(item) {
         Ok(item) => ParsedEvent::Event(make(item)),
         Err(error) => {
-            tracing::warn!(%error, "skipping an output item that does not parse");
+            tracing::warn!("an output item does not parse and is skipped: {error}");
             ParsedEvent::Ignored
         }
     }

@@ -138,7 +138,10 @@ impl ResponsesClient {
                 ..
             } = progress
             {
-                tracing::warn!(retry, ?delay, %error, "retrying /responses request");
+                tracing::warn!(
+                    "{error}; retrying the /responses request in {:.1} s (retry {retry})",
+                    delay.as_secs_f64()
+                );
             }
         })
         .await

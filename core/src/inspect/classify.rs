@@ -349,7 +349,7 @@ fn serialized_len(item: &ResponseItem) -> usize {
     match serde_json::to_writer(&mut counting, item) {
         Ok(()) => counting.0,
         Err(error) => {
-            tracing::warn!(%error, "cannot serialize an input item to measure it");
+            tracing::warn!("an input item cannot be serialized to measure it: {error}");
             0
         }
     }

@@ -197,8 +197,8 @@ pub fn build_responses_request(
     } else {
         if inputs.verbosity.is_some() {
             tracing::warn!(
-                model = %model.slug,
-                "verbosity is configured but the model does not support it; leaving it out"
+                "verbosity is configured but model `{}` does not support it, so it is left out",
+                model.slug
             );
         }
         None

@@ -144,12 +144,7 @@ fn parse_with_detail(mut reader: impl BufRead, detail: PayloadDetail) -> io::Res
             Err(error) => {
                 let terminated = buffer.last() == Some(&b'\n');
                 let warning = damaged_line_warning(line_number, terminated, &error);
-                tracing::warn!(
-                    line_number,
-                    damage = ?warning.damage,
-                    "skipping damaged rollout line: {}",
-                    warning.message
-                );
+                tracing::warn!("rollout {}; the line is skipped", warning.message);
                 loaded.warnings.push(warning);
             }
         }

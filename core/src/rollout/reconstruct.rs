@@ -174,8 +174,8 @@ pub fn reconstruct(loaded: &LoadedRollout) -> ReconstructedSession {
                 }
                 None => {
                     tracing::warn!(
-                        line_number = loaded.line_number,
-                        "ignoring world-state patch without a full snapshot"
+                        "rollout line {} is a world-state patch with no full snapshot before it; it is ignored",
+                        loaded.line_number
                     );
                     warnings.push(ReconstructWarning::PatchWithoutBase {
                         line_number: loaded.line_number,

@@ -115,8 +115,8 @@ impl RolloutWriter {
             file.read_exact(&mut last).map_err(open_error)?;
             if last[0] != b'\n' {
                 tracing::warn!(
-                    path = %path.display(),
-                    "rollout ends in the middle of a line; closing that line before appending"
+                    "rollout {} ends in the middle of a line; that line is closed before appending",
+                    path.display()
                 );
                 file.write_all(b"\n").map_err(open_error)?;
                 file.flush().map_err(open_error)?;

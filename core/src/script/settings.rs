@@ -123,7 +123,9 @@ impl SettingsLayer {
             Ok(value) => {
                 entries.insert(key.to_string(), value);
             }
-            Err(error) => tracing::warn!(key, "cannot carry a recorded setting over: {error}"),
+            Err(error) => {
+                tracing::warn!("the recorded setting `{key}` cannot be carried over: {error}")
+            }
         };
         put("model", Ok(Value::String(item.model.clone())));
         put(

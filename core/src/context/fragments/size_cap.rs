@@ -43,7 +43,9 @@ fn o200k() -> Option<&'static CoreBPE> {
             Ok(tokenizer) => Some(tokenizer),
             Err(error) => {
                 // Byte lengths bound token counts from above, so caps still hold without it.
-                tracing::warn!(%error, "o200k tokenizer unavailable; counting bytes instead");
+                tracing::warn!(
+                    "the o200k tokenizer is unavailable, so bytes are counted instead: {error}"
+                );
                 None
             }
         })

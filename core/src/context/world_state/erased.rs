@@ -53,7 +53,10 @@ impl<S: WorldStateSection> ErasedWorldStateSection for S {
         match serde_json::to_value(self.snapshot()) {
             Ok(value) => normalize_snapshot(S::ID, value),
             Err(error) => {
-                tracing::warn!(section = S::ID, %error, "failed to serialize world-state section snapshot");
+                tracing::warn!(
+                    "the snapshot of world-state section `{}` cannot be serialized: {error}",
+                    S::ID
+                );
                 None
             }
         }
@@ -85,7 +88,10 @@ impl<S: WorldStateSection> ErasedWorldStateSection for S {
             PreviousSectionState::Known(stored) => match S::Snapshot::deserialize(stored) {
                 Ok(snapshot) => self.render_diff(PreviousSectionState::Known(&snapshot)),
                 Err(error) => {
-                    tracing::warn!(section = S::ID, %error, "failed to restore world-state section snapshot");
+                    tracing::warn!(
+                        "the recorded snapshot of world-state section `{}` cannot be read, so it counts as unknown: {error}",
+                        S::ID
+                    );
                     self.render_diff(PreviousSectionState::Unknown)
                 }
             },
@@ -100,8 +106,7 @@ impl<S: WorldStateSection> ErasedWorldStateSection for S {
 pub fn normalize_snapshot(section_id: &str, value: Value) -> Option<Value> {
     if value.is_null() {
         tracing::warn!(
-            section = section_id,
-            "world-state section snapshot cannot be null"
+            "the snapshot of world-state section `{section_id}` is null, which cannot be persisted"
         );
         return None;
     }
