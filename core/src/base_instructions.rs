@@ -103,12 +103,6 @@ impl ResolvedBaseInstructions {
 pub fn resolve_base_instructions(inputs: BaseInstructionsInputs<'_>) -> ResolvedBaseInstructions {
     let model = inputs.model;
     let model_instructions = model.get_model_instructions(inputs.personality);
-    if model_instructions.is_empty() {
-        tracing::warn!(
-            "the model catalog entry of `{}` has no instructions template, so its instructions are empty",
-            model.slug
-        );
-    }
     let generated_here = || BaseInstructionsProvenance::Model {
         model: model.slug.clone(),
     };

@@ -4,6 +4,13 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use anyhow::Context;
+use codex_core::config::CliOverride;
+use codex_core::config::Config;
+use codex_core::config::ConfigEnv;
+use codex_core::config::ConfigOverrides;
+use codex_core::ids::IdGenerator;
+use codex_core::turn_context::TurnContext;
+use codex_core::turn_context::TurnContextSources;
 use codex_models_manager::MetadataSource;
 use codex_models_manager::Personality;
 use codex_prompts::TemplateSet;
@@ -14,15 +21,17 @@ use crate::catalog::CatalogArgs;
 
 /// Print a model's base instructions
 ///
-/// Exactly the text a request's `instructions` field carries, with no newline added: the
-/// catalog's instructions template with the chosen personality text substituted.
+/// Exactly the text `request --model SLUG` sends in its `instructions` field (no newline added):
+/// the catalog's instructions template with the personality text that configuration chooses
+/// (`--personality`, else `personality` in config.toml, else the default of the personality
+/// feature), or the configured `base_instructions` when config.toml sets them.
 #[derive(Debug, clap::Args)]
 pub struct InstructionsArgs {
     /// Model slug; resolved like a request's model (longest catalog slug that prefixes it).
     #[arg(long, value_name = "SLUG")]
     pub model: String,
 
-    /// Personality: `none`, `friendly` or `pragmatic` (default: the model's default text).
+    /// Personality: `none`, `friendly` or `pragmatic` (default: as `request` chooses it).
     #[arg(long, value_name = "PERSONALITY")]
     pub personality: Option<String>,
 
@@ -33,6 +42,14 @@ pub struct InstructionsArgs {
     /// `prompts/templates/`). Changes model instructions only with the bundled catalog.
     #[arg(long, value_name = "DIR")]
     pub prompts_dir: Option<PathBuf>,
+
+    /// CODEX_HOME (config.toml); default `$CODEX_HOME`, else `~/.codex`.
+    #[arg(long, value_name = "DIR")]
+    pub codex_home: Option<PathBuf>,
+
+    /// A configuration override `key=value` (TOML value), like a config.toml line; repeatable.
+    #[arg(short = 'c', long = "config", value_name = "KEY=VALUE")]
+    pub config_overrides: Vec<String>,
 }
 
 pub fn run(args: &InstructionsArgs) -> anyhow::Result<String> {
@@ -43,9 +60,25 @@ pub fn run(args: &InstructionsArgs) -> anyhow::Result<String> {
         .map(Personality::from_str)
         .transpose()
         .context("invalid --personality")?;
+    let cli_overrides = args
+        .config_overrides
+        .iter()
+        .map(|raw| CliOverride::from_str(raw))
+        .collect::<Result<Vec<_>, _>>()?;
+    let flags = ConfigOverrides {
+        codex_home: args.codex_home.clone(),
+        model: Some(args.model.clone()),
+        personality,
+        model_catalog: args.catalog.model_catalog.clone(),
+        ..ConfigOverrides::default()
+    };
+    let config = Config::load(&flags, &cli_overrides, &ConfigEnv::from_process())?;
+    for warning in &config.warnings {
+        warn!("{warning}");
+    }
     let templates = match &args.prompts_dir {
         Some(dir) => {
-            if let Some(catalog) = &args.catalog.model_catalog {
+            if let Some(catalog) = &config.model_catalog {
                 warn!(
                     "--prompts-dir does not change the instructions of --model-catalog {}",
                     catalog.display()
@@ -55,7 +88,10 @@ pub fn run(args: &InstructionsArgs) -> anyhow::Result<String> {
         }
         None => TemplateSet::embedded(),
     };
-    let catalog = args.catalog.load(&templates)?;
+    let catalog = CatalogArgs {
+        model_catalog: config.model_catalog.clone(),
+    }
+    .load(&templates)?;
     // An unknown slug is an error here, so the lookup's own fallback warning would only be a
     // second, redundant line on stderr.
     let resolved =
@@ -76,5 +112,17 @@ pub fn run(args: &InstructionsArgs) -> anyhow::Result<String> {
             args.model
         );
     }
-    Ok(resolved.info.get_model_instructions(personality))
+    // The same turn context a request is built from; its ids are never printed.
+    let ids = IdGenerator::seeded(0, jiff::Timestamp::UNIX_EPOCH);
+    let turn = TurnContext::from_config(
+        &config,
+        TurnContextSources {
+            catalog: &catalog,
+            templates: &templates,
+            ids: &ids,
+            recorded_base_instructions: None,
+        },
+        None,
+    )?;
+    Ok(turn.base_instructions.text().to_string())
 }

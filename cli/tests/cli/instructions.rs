@@ -21,9 +21,12 @@ fn gpt5_with(personality_text: &str) -> String {
 
 #[test]
 fn bundled_model_with_each_personality_choice() {
-    // The catalog's default text is empty, as upstream's: no choice renders like `none`.
+    // No choice is the personality feature's default, pragmatic, as in a request.
     let cases = [
-        (None, gpt5_with("")),
+        (
+            None,
+            gpt5_with(TemplateId::PersonalityPragmatic.embedded_file()),
+        ),
         (
             Some("friendly"),
             gpt5_with(TemplateId::PersonalityFriendly.embedded_file()),
@@ -34,8 +37,9 @@ fn bundled_model_with_each_personality_choice() {
         ),
         (Some("none"), gpt5_with("")),
     ];
+    let home = tempfile::tempdir().expect("tempdir");
     for (personality, expected) in cases {
-        let mut args = vec!["instructions", "--model", "gpt-5.5"];
+        let mut args = vec!["instructions", "--model", "gpt-5.5", "--codex-home", arg(home.path())];
         args.extend(personality.iter().flat_map(|p| ["--personality", *p]));
         assert_success(&run(&args), &expected);
     }
@@ -76,7 +80,7 @@ fn personality_for_a_model_without_support_warns_and_changes_nothing() {
 fn requested_name_resolves_to_the_longest_catalog_slug_it_starts_with() {
     assert_success(
         &run(&["instructions", "--model", "gpt-5.4-mini-2026-01-01"]),
-        &gpt5_with(""),
+        &gpt5_with(TemplateId::PersonalityPragmatic.embedded_file()),
     );
 }
 
@@ -157,7 +161,8 @@ fn catalog_file_templates_are_rendered_without_added_newline() {
     let catalog = custom_catalog(dir.path());
     let catalog = arg(&catalog);
     let cases = [
-        (vec!["--model", "custom"], "Be steady."),
+        // No choice: the personality feature's default, as a request sends it.
+        (vec!["--model", "custom"], "Be brisk."),
         (
             vec!["--model", "custom", "--personality", "friendly"],
             "Be warm.",
@@ -242,4 +247,64 @@ fn upstream_catalog_instructions_byte_for_byte() {
         args.extend(personality.iter().flat_map(|p| ["--personality", *p]));
         assert_success(&run(&args), &expected);
     }
+}
+
+/// `instructions` prints what `request` sends in `instructions`, however configuration chooses
+/// the personality or the instructions.
+#[test]
+fn instructions_are_what_the_request_sends() {
+    let cases: [(&str, &[&str]); 6] = [
+        ("", &[]),
+        ("", &["--personality", "friendly"]),
+        ("personality = \"friendly\"\n", &[]),
+        ("personality = \"friendly\"\n", &["-c", "personality=\"none\""]),
+        ("[features]\npersonality = false\n", &[]),
+        ("base_instructions = \"Configured instructions.\"\n", &[]),
+    ];
+    for (config, flags) in cases {
+        let home = tempfile::tempdir().expect("tempdir");
+        write(home.path(), "config.toml", config);
+        let common = ["--model", "gpt-5.5", "--codex-home", arg(home.path())];
+        let instructions = run(&[&["instructions"][..], &common, flags].concat());
+        let request = run(&[&["request", "--cwd", arg(home.path())][..], &common, flags].concat());
+        let body: serde_json::Value = serde_json::from_str(&request.stdout).expect("a JSON body");
+        assert_success(
+            &instructions,
+            body["instructions"].as_str().expect("instructions"),
+        );
+    }
+}
+
+/// A catalog entry without instructions is warned about once, and only when its (empty)
+/// template is what the request would send.
+#[test]
+fn a_model_without_instructions_is_warned_about_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let catalog = write_catalog(dir.path(), vec![catalog_entry("bare", 1, json!({"base_instructions": ""}))]);
+    let request = |extra: &[&str]| {
+        let mut args = vec![
+            "request",
+            "--model-catalog",
+            arg(&catalog),
+            "--model",
+            "bare",
+            "--codex-home",
+            arg(dir.path()),
+            "--cwd",
+            arg(dir.path()),
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let bare = request(&[]);
+    assert_eq!(
+        (bare.code, bare.stderr.as_str()),
+        (
+            Some(0),
+            "codex-context: warning: the model catalog entry of `bare` has no instructions \
+             template, so its instructions are empty\n"
+        )
+    );
+    let configured = request(&["-c", "base_instructions=\"Configured.\""]);
+    assert_eq!((configured.code, configured.stderr.as_str()), (Some(0), ""));
 }

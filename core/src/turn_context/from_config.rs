@@ -22,6 +22,7 @@ use super::SkillsSettings;
 use super::TurnContext;
 use super::TurnEnvironment;
 use crate::agents_md::AgentsMdDiscovery;
+use crate::base_instructions::BaseInstructionsSource;
 use crate::config::Config;
 use crate::config::Feature;
 use crate::context::world_state::sections::environments::EnvironmentStatus;
@@ -96,6 +97,14 @@ impl TurnContext {
             configured: configured.as_ref(),
             recorded: sources.recorded_base_instructions,
         });
+        if turn.base_instructions.source() == BaseInstructionsSource::ModelTemplate
+            && turn.base_instructions.text().is_empty()
+        {
+            tracing::warn!(
+                "the model catalog entry of `{}` has no instructions template, so its instructions are empty",
+                turn.model.slug
+            );
+        }
         turn.environments = vec![TurnEnvironment {
             id: LOCAL_ENVIRONMENT_ID.to_string(),
             cwd: config.cwd.display().to_string(),
