@@ -16,16 +16,19 @@ use codex_core::first_turn::FirstTurn;
 use codex_core::first_turn::FirstTurnOptions;
 use codex_core::first_turn::build_first_turn_request;
 use codex_core::ids::IdGenerator;
+use codex_core::inspect::context_window_excess;
 use codex_core::inspect::render_request_stats;
 use codex_core::inspect::request_stats;
 use codex_core::layout::LayoutOptions;
 use codex_core::layout::render_request_layout;
+use codex_core::request::ResponsesRequest;
 use codex_core::turn_context::TurnContext;
 use codex_core::turn_context::TurnContextSources;
 use codex_prompts::TemplateSet;
 use codex_protocol::AskForApproval;
 use codex_protocol::Personality;
 use codex_protocol::SandboxMode;
+use codex_protocol::openai_models::ModelInfo;
 use tracing::warn;
 
 use crate::catalog::CatalogArgs;
@@ -158,7 +161,19 @@ pub fn assemble(args: &TurnArgs) -> anyhow::Result<AssembledTurn> {
             ..FirstTurnOptions::default()
         },
     )?;
+    warn_if_over_context_window(&first.request, &turn.model);
     Ok(AssembledTurn { turn, first })
+}
+
+/// Warns when `request` is larger than `model`'s context window (the endpoint would refuse it).
+pub fn warn_if_over_context_window(request: &ResponsesRequest, model: &ModelInfo) {
+    if let Some(tokens) = context_window_excess(request, model.context_window) {
+        warn!(
+            "the request is {tokens} tokens, more than the {}-token context window of model `{}`",
+            model.context_window.unwrap_or_default(),
+            model.slug
+        );
+    }
 }
 
 /// Loads configuration, discovers AGENTS.md and builds the turn context (warnings go to stderr,

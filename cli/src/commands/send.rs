@@ -40,6 +40,7 @@ use tracing::warn;
 use super::request::PreparedTurn;
 use super::request::TurnArgs;
 use super::request::prepare_turn;
+use super::request::warn_if_over_context_window;
 use crate::endpoint::EndpointArgs;
 use crate::endpoint::runtime;
 
@@ -137,6 +138,7 @@ fn run_turn<S: RolloutSink>(
         &ids,
         ContentItemKindsPolicy::Strip,
     )?;
+    warn_if_over_context_window(&request, &turn.model);
     // The same bytes `request` prints for a request.
     let body = RequestBody::from_bytes(serde_json::to_string_pretty(&request)? + "\n");
     let headers = RequestHeaders {

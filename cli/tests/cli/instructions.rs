@@ -39,7 +39,13 @@ fn bundled_model_with_each_personality_choice() {
     ];
     let home = tempfile::tempdir().expect("tempdir");
     for (personality, expected) in cases {
-        let mut args = vec!["instructions", "--model", "gpt-5.5", "--codex-home", arg(home.path())];
+        let mut args = vec![
+            "instructions",
+            "--model",
+            "gpt-5.5",
+            "--codex-home",
+            arg(home.path()),
+        ];
         args.extend(personality.iter().flat_map(|p| ["--personality", *p]));
         assert_success(&run(&args), &expected);
     }
@@ -257,7 +263,10 @@ fn instructions_are_what_the_request_sends() {
         ("", &[]),
         ("", &["--personality", "friendly"]),
         ("personality = \"friendly\"\n", &[]),
-        ("personality = \"friendly\"\n", &["-c", "personality=\"none\""]),
+        (
+            "personality = \"friendly\"\n",
+            &["-c", "personality=\"none\""],
+        ),
         ("[features]\npersonality = false\n", &[]),
         ("base_instructions = \"Configured instructions.\"\n", &[]),
     ];
@@ -280,7 +289,10 @@ fn instructions_are_what_the_request_sends() {
 #[test]
 fn a_model_without_instructions_is_warned_about_once() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let catalog = write_catalog(dir.path(), vec![catalog_entry("bare", 1, json!({"base_instructions": ""}))]);
+    let catalog = write_catalog(
+        dir.path(),
+        vec![catalog_entry("bare", 1, json!({"base_instructions": ""}))],
+    );
     let request = |extra: &[&str]| {
         let mut args = vec![
             "request",

@@ -5,6 +5,7 @@
 
 mod bad_input;
 mod compare;
+mod context_window;
 mod diagnostics;
 mod explain;
 mod fingerprint;

@@ -64,6 +64,7 @@ pub use model::ToolsReport;
 pub use rebuild::RebuiltRequest;
 pub use stats::RequestStat;
 pub use stats::RequestStats;
+pub use stats::context_window_excess;
 pub use stats::render_request_stats;
 pub use stats::request_stats;
 pub use text::render_text;

@@ -26,6 +26,23 @@ use crate::context::fragments::base_instructions::BASE_INSTRUCTIONS;
 use crate::context::world_state::DEVELOPER_ROLE;
 use crate::request::ResponsesRequest;
 
+/// The o200k tokens of `request` when they exceed the model's `context_window`; `None` when it
+/// fits or the window is unknown. A request whose serialized body is no longer than the window
+/// cannot exceed it (every token is at least one byte of the text it covers), so only larger
+/// bodies are tokenized.
+pub fn context_window_excess(
+    request: &ResponsesRequest,
+    context_window: Option<i64>,
+) -> Option<usize> {
+    let window = usize::try_from(context_window?).ok()?;
+    let bytes = serde_json::to_vec(request).map_or(usize::MAX, |body| body.len());
+    if bytes <= window {
+        return None;
+    }
+    let tokens = request_stats(std::slice::from_ref(request)).total_tokens;
+    (tokens > window).then_some(tokens)
+}
+
 /// Statistics of a sequence of requests of one thread.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RequestStats {
