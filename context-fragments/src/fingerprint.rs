@@ -15,10 +15,31 @@ const FINGERPRINT_DOMAIN: &[u8] = b"codex-world-state-fragment-v1\0";
 /// Stable identity of one rendered fragment: lowercase hex SHA-1 over the role and the rendered
 /// text (see [`fingerprint`]). World-state snapshots store these instead of full texts.
 ///
-/// Serialises as a bare JSON string.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+/// Serialises as a bare JSON string; only 40 lowercase hex digits deserialize, so a snapshot
+/// field holding anything else (prose, a truncated digest) is never taken for a fingerprint.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(transparent)]
 pub struct FragmentFingerprint(String);
+
+/// Length of a fingerprint: a SHA-1 digest in hex.
+const FINGERPRINT_HEX_DIGITS: usize = 40;
+
+impl<'de> Deserialize<'de> for FragmentFingerprint {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        let well_formed = text.len() == FINGERPRINT_HEX_DIGITS
+            && text
+                .bytes()
+                .all(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(&byte));
+        match well_formed {
+            true => Ok(Self(text)),
+            false => Err(serde::de::Error::invalid_value(
+                serde::de::Unexpected::Str(&text),
+                &"a fragment fingerprint (40 lowercase hex digits)",
+            )),
+        }
+    }
+}
 
 impl FragmentFingerprint {
     /// Fingerprint of a role plus already-rendered text.
@@ -129,5 +150,26 @@ mod tests {
         let back: FragmentFingerprint =
             serde_json::from_str("\"90f8f6675171813762488f76c60b062fc8adeaec\"").unwrap();
         assert_eq!(back, fp);
+    }
+
+    #[test]
+    fn only_well_formed_digests_deserialize() {
+        let fp = FragmentFingerprint::new("developer", "<x>y</x>");
+        let json = serde_json::to_value(&fp).expect("serializes");
+        assert_eq!(
+            serde_json::from_value::<FragmentFingerprint>(json).expect("round trip"),
+            fp
+        );
+        for bad in [
+            "Never upload source code.",
+            "90f8f6675171813762488f76c60b062fc8adeae",
+            "90F8F6675171813762488F76C60B062FC8ADEAEC",
+            "90f8f6675171813762488f76c60b062fc8adeaecc",
+        ] {
+            assert!(
+                serde_json::from_value::<FragmentFingerprint>(serde_json::json!(bad)).is_err(),
+                "{bad}"
+            );
+        }
     }
 }

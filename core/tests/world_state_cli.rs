@@ -103,14 +103,15 @@ fn bad_arguments_are_reported_not_panicked_on() {
         .expect_err("missing field");
     assert_eq!(
         invalid.to_string(),
-        "invalid inputs for world-state section realtime: missing field `active`"
+        "JSON for world-state section realtime is neither its inputs (missing field `active`) \
+         nor a recorded snapshot of it (missing field `active`)"
     );
 
     let not_json = PreviousSectionArg::parse("maybe").expect_err("not json");
     assert!(
         not_json
             .to_string()
-            .starts_with("previous section state must be `absent`, `unknown` or JSON inputs")
+            .starts_with("previous section state must be `absent`, `unknown`, JSON inputs or a")
     );
 }
 
@@ -181,4 +182,128 @@ fn catalogue_builds_sections_from_json_inputs() {
     let unknown_field =
         build_catalog_section("model", &json!({"model": "m", "extra": 1}), &templates);
     assert!(unknown_field.is_err());
+}
+
+/// Inputs of every catalogue section, for tests that go through all of them.
+fn every_section_inputs() -> Vec<(&'static str, serde_json::Value)> {
+    vec![
+        (
+            "model",
+            json!({"model": "gpt-5.5", "instructions": "Be useful."}),
+        ),
+        (
+            "personality",
+            json!({"model": "gpt-5.5", "personality": "friendly", "message": "Be warm."}),
+        ),
+        (
+            "context_window",
+            json!({"agent_path": "/root", "first_window_id": "a", "window_id": "b"}),
+        ),
+        ("context_window_guidance", json!({"message": "m"})),
+        ("realtime", json!({"active": true})),
+        (
+            "agents_md",
+            json!({"directory": "/repo", "text": "Run the tests."}),
+        ),
+        (
+            "permissions",
+            json!({"sandbox_mode": "workspace-write", "approval_policy": "on-request"}),
+        ),
+        (
+            "approved_command_prefixes",
+            json!({"approved_command_prefixes": [["cargo", "test"]]}),
+        ),
+        (
+            "collaboration_mode",
+            json!({"mode": "plan", "model": "gpt-5.5", "developer_instructions": "plan first"}),
+        ),
+        (
+            "environments",
+            json!({"environments": [{"id": "local", "cwd": "/repo", "shell": "bash"}], "current_date": "2026-11-30"}),
+        ),
+        ("environments_instructions", json!({"available": true})),
+        ("apps_instructions", json!({"available": true})),
+        ("plugins_instructions", json!({"available": true})),
+        (
+            "tools",
+            json!({"namespaces": {"github": "GitHub tools.\nMore."}}),
+        ),
+        (
+            "multi_agent_usage_hint",
+            json!({"text": "Spawn agents sparingly.", "source": "configured"}),
+        ),
+        ("multi_agent_mode", json!({"mode": "proactive"})),
+        (
+            "managed_developer_instructions",
+            json!({"instructions": "Never upload code."}),
+        ),
+    ]
+}
+
+/// A recorded snapshot given as the current state stands for exactly the section that recorded
+/// it, or is refused; it never renders something else.
+#[test]
+fn recorded_snapshots_rebuild_the_section_that_recorded_them_or_are_refused() {
+    let templates = TemplateSet::embedded();
+    let sections = every_section_inputs();
+    assert_eq!(
+        sections.iter().map(|(id, _)| *id).collect::<Vec<_>>(),
+        catalog_section_ids().collect::<Vec<_>>(),
+        "every catalogue section has inputs here"
+    );
+    let mut rebuilt = Vec::new();
+    let mut read_as_inputs = Vec::new();
+    for (id, inputs) in sections {
+        let original = build_catalog_section(id, &inputs, &templates).expect("inputs");
+        let snapshot = original.persisted_snapshot().expect("persists");
+        let previous = PreviousSectionArg::Inputs(snapshot.clone());
+        // A snapshot that also reads as inputs recording that very snapshot is taken as
+        // those inputs (both readings agree on the state; the inputs may say less).
+        if build_catalog_section(id, &snapshot, &templates)
+            .is_ok_and(|section| section.persisted_snapshot().as_ref() == Some(&snapshot))
+        {
+            read_as_inputs.push(id);
+            continue;
+        }
+        match world_state_diff_cli(id, &PreviousSectionArg::Absent, &snapshot.to_string(), &templates) {
+            Ok(from_snapshot) => {
+                assert_eq!(
+                    from_snapshot,
+                    world_state_diff_cli(id, &PreviousSectionArg::Absent, &inputs.to_string(), &templates)
+                        .expect("diff"),
+                    "{id}: rendered from its snapshot as from its inputs"
+                );
+                // Against its own recorded snapshot it has nothing to say.
+                assert_eq!(
+                    world_state_diff_cli(id, &previous, &snapshot.to_string(), &templates)
+                        .expect("diff"),
+                    "None",
+                    "{id}"
+                );
+                rebuilt.push(id);
+            }
+            Err(error) => assert!(
+                error.to_string().starts_with(&format!(
+                    "a recorded snapshot of world-state section {id} cannot be its current state: it holds "
+                )),
+                "{id}: {error}"
+            ),
+        }
+    }
+    assert_eq!(
+        read_as_inputs,
+        ["personality", "realtime", "agents_md", "multi_agent_mode"]
+    );
+    assert_eq!(
+        rebuilt,
+        [
+            "context_window_guidance",
+            "approved_command_prefixes",
+            "environments",
+            "environments_instructions",
+            "apps_instructions",
+            "plugins_instructions",
+            "tools",
+        ]
+    );
 }

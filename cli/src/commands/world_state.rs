@@ -21,18 +21,23 @@ pub enum WorldStateCommand {
 /// Render one section against a previous state
 ///
 /// Prints `None` when the model need not be told anything, else `(role - ROLE)` and the
-/// rendered fragment on the next line.
+/// rendered fragment on the next line. Each state is given as the section's inputs or as its
+/// snapshot exactly as a rollout's `world_state` line records it (`true` for
+/// `apps_instructions`, `{"environments": {...}, "current_date": ...}` for `environments`); a
+/// recorded snapshot that holds only a fingerprint of the rendered text cannot be the current
+/// state.
 #[derive(Debug, clap::Args)]
 pub struct DiffArgs {
     /// Section ID (`model`, `permissions`, `environments`, …).
     #[arg(long, value_name = "ID")]
     pub section: String,
 
-    /// What the model saw before: `absent`, `unknown`, or the section's previous inputs as JSON.
+    /// What the model saw before: `absent`, `unknown`, or JSON (the section's previous inputs or
+    /// its recorded snapshot).
     #[arg(long, value_name = "JSON|absent|unknown")]
     pub previous: String,
 
-    /// The section's current inputs as JSON.
+    /// The section's current state as JSON (its inputs or a recorded snapshot).
     #[arg(long, value_name = "JSON")]
     pub current: String,
 

@@ -238,9 +238,11 @@ fn upstream_catalog_instructions_byte_for_byte() {
             Some("pragmatic"),
             variables["personality_pragmatic"].as_str(),
         ),
-        (None, variables["personality_default"].as_str()),
+        // No choice: the personality feature's default, as a request sends it.
+        (None, variables["personality_pragmatic"].as_str()),
         (Some("none"), Some("")),
     ];
+    let home = tempfile::tempdir().expect("tempdir");
     for (personality, text) in cases {
         let expected = template.replace(PLACEHOLDER, text.unwrap_or_default());
         let mut args = vec![
@@ -249,6 +251,8 @@ fn upstream_catalog_instructions_byte_for_byte() {
             "gpt-5.5",
             "--model-catalog",
             arg(&catalog_path),
+            "--codex-home",
+            arg(home.path()),
         ];
         args.extend(personality.iter().flat_map(|p| ["--personality", *p]));
         assert_success(&run(&args), &expected);

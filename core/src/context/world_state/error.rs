@@ -17,8 +17,31 @@ pub enum WorldStateError {
         #[source]
         source: serde_json::Error,
     },
+    /// JSON given for a section is neither the section's inputs nor a snapshot as a rollout's
+    /// `world_state` line records it.
+    #[error(
+        "JSON for world-state section {section} is neither its inputs ({inputs}) nor a recorded \
+         snapshot of it ({snapshot})"
+    )]
+    InvalidSectionJson {
+        section: String,
+        inputs: serde_json::Error,
+        snapshot: serde_json::Error,
+    },
+    /// A recorded snapshot was given as a section's current state, but the snapshot does not
+    /// hold everything the section renders.
+    #[error(
+        "a recorded snapshot of world-state section {section} cannot be its current state: it \
+         holds {holds}; give the section's inputs instead"
+    )]
+    SnapshotCannotBeRebuilt {
+        section: String,
+        holds: &'static str,
+    },
     /// A previous-state argument was neither `absent`, `unknown` nor JSON.
-    #[error("previous section state must be `absent`, `unknown` or JSON inputs: {0}")]
+    #[error(
+        "previous section state must be `absent`, `unknown`, JSON inputs or a recorded snapshot: {0}"
+    )]
     InvalidPreviousState(#[source] serde_json::Error),
     /// Persisted snapshots and merge patches are JSON objects keyed by section ID.
     #[error("a world-state {what} must be a JSON object")]

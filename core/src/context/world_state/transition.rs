@@ -1,15 +1,16 @@
 use codex_prompts::TemplateSet;
 use serde_json::Value;
 
-use super::catalog::build_catalog_section;
+use super::catalog::catalog_entry;
 use super::erased::ErasedWorldStateSection;
 use super::error::WorldStateError;
 use super::fragment::SectionFragment;
 use super::section::PreviousSectionState;
 use super::section::WorldStateSection;
 
-/// The previous state given to `world-state diff`: `absent`, `unknown`, or the JSON inputs of
-/// the previous section value (whose snapshot becomes the Known previous state).
+/// The previous state given to `world-state diff`: `absent`, `unknown`, or JSON: the inputs of
+/// the previous section value (whose snapshot becomes the Known previous state) or a snapshot
+/// as a rollout's `world_state` line records it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PreviousSectionArg {
     Absent,
@@ -105,30 +106,33 @@ fn describe_state(state: PreviousSectionState<'_, dyn ErasedWorldStateSection>) 
     }
 }
 
-/// What `codex-context world-state diff` prints: the catalogue section `section_id` built from
-/// `current_inputs` (JSON text), rendered against `previous`.
+/// What `codex-context world-state diff` prints: the catalogue section `section_id` described
+/// by `current` (JSON text: the section's inputs, or a snapshot as a rollout records it),
+/// rendered against `previous`.
 pub fn world_state_diff_cli(
     section_id: &str,
     previous: &PreviousSectionArg,
-    current_inputs: &str,
+    current: &str,
     templates: &TemplateSet,
 ) -> Result<String, WorldStateError> {
-    let current_inputs: Value = serde_json::from_str(current_inputs).map_err(|source| {
-        WorldStateError::InvalidSectionInputs {
+    let entry = catalog_entry(section_id)?;
+    let current: Value =
+        serde_json::from_str(current).map_err(|source| WorldStateError::InvalidSectionInputs {
             section: section_id.to_string(),
             source,
-        }
-    })?;
-    let current = build_catalog_section(section_id, &current_inputs, templates)?;
-    let previous_section;
-    let previous_state = match previous {
-        PreviousSectionArg::Absent => PreviousSectionState::Absent,
-        PreviousSectionArg::Unknown => PreviousSectionState::Unknown,
-        PreviousSectionArg::Inputs(inputs) => {
-            previous_section = build_catalog_section(section_id, inputs, templates)?;
-            PreviousSectionState::Known(previous_section.as_ref())
-        }
+        })?;
+    let current = entry.build_from_json(&current, templates)?;
+    let stored = match previous {
+        PreviousSectionArg::Inputs(json) => entry.persisted_from_json(json, templates)?,
+        PreviousSectionArg::Absent | PreviousSectionArg::Unknown => None,
     };
-    let rendered = render_transition(previous_state, current.as_ref());
+    let previous_state = match (previous, &stored) {
+        (PreviousSectionArg::Unknown, _) => PreviousSectionState::Unknown,
+        (PreviousSectionArg::Absent, _) | (PreviousSectionArg::Inputs(_), None) => {
+            PreviousSectionState::Absent
+        }
+        (PreviousSectionArg::Inputs(_), Some(stored)) => PreviousSectionState::Known(stored),
+    };
+    let rendered = current.render_diff_from_json(previous_state);
     Ok(describe_rendered(rendered.as_ref()))
 }

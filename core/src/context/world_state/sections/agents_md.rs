@@ -118,6 +118,13 @@ impl CatalogSection for AgentsMdSection {
     ) -> Result<Self, WorldStateError> {
         Ok(Self::new(inputs, templates))
     }
+
+    fn from_snapshot(
+        snapshot: AgentsMdSnapshot,
+        templates: &TemplateSet,
+    ) -> Result<Self, &'static str> {
+        Ok(Self::new(snapshot, templates))
+    }
 }
 
 #[cfg(test)]

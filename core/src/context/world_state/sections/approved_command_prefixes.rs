@@ -116,6 +116,16 @@ impl CatalogSection for ApprovedCommandPrefixesSection {
     ) -> Result<Self, WorldStateError> {
         Ok(Self::new(inputs, templates))
     }
+
+    fn from_snapshot(
+        snapshot: ApprovedPrefixes,
+        templates: &TemplateSet,
+    ) -> Result<Self, &'static str> {
+        Ok(Self {
+            prefixes: snapshot,
+            templates: templates.clone(),
+        })
+    }
 }
 
 #[cfg(test)]

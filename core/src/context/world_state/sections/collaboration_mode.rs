@@ -150,6 +150,13 @@ impl CatalogSection for CollaborationModeSection {
     ) -> Result<Self, WorldStateError> {
         Ok(Self::new(inputs))
     }
+
+    fn from_snapshot(
+        _snapshot: CollaborationModeSnapshot,
+        _templates: &TemplateSet,
+    ) -> Result<Self, &'static str> {
+        Err("the mode and a fingerprint of the instructions it rendered")
+    }
 }
 
 #[cfg(test)]

@@ -96,6 +96,10 @@ impl CatalogSection for ContextWindowSection {
     ) -> Result<Self, WorldStateError> {
         Ok(Self::new(inputs))
     }
+
+    fn from_snapshot(_snapshot: String, _templates: &TemplateSet) -> Result<Self, &'static str> {
+        Err("only the agent path, not the window ids it renders")
+    }
 }
 
 #[cfg(test)]

@@ -87,6 +87,10 @@ impl CatalogSection for ContextWindowGuidanceSection {
     ) -> Result<Self, WorldStateError> {
         Ok(Self::new(inputs))
     }
+
+    fn from_snapshot(snapshot: String, _templates: &TemplateSet) -> Result<Self, &'static str> {
+        Ok(Self { message: snapshot })
+    }
 }
 
 #[cfg(test)]

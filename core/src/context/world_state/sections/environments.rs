@@ -263,6 +263,13 @@ impl CatalogSection for EnvironmentsSection {
     ) -> Result<Self, WorldStateError> {
         Self::new(inputs)
     }
+
+    fn from_snapshot(
+        snapshot: EnvironmentsSnapshot,
+        _templates: &TemplateSet,
+    ) -> Result<Self, &'static str> {
+        Ok(Self { snapshot })
+    }
 }
 
 #[cfg(test)]

@@ -377,7 +377,7 @@ fn catalog_rejects_unknown_input_fields() {
     .expect_err("unknown field");
     assert!(
         error.to_string().starts_with(
-            "invalid inputs for world-state section environments: unknown field `cwd`"
+            "JSON for world-state section environments is neither its inputs (unknown field `cwd`"
         ),
         "{error}"
     );

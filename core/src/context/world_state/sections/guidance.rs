@@ -97,6 +97,15 @@ impl<K: GuidanceKind> CatalogSection for GuidanceSection<K> {
     ) -> Result<Self, WorldStateError> {
         Ok(Self::new(inputs, templates))
     }
+
+    fn from_snapshot(snapshot: bool, templates: &TemplateSet) -> Result<Self, &'static str> {
+        Ok(Self::new(
+            GuidanceSectionInputs {
+                available: snapshot,
+            },
+            templates,
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -156,6 +156,13 @@ impl CatalogSection for ManagedDeveloperInstructionsSection {
     ) -> Result<Self, WorldStateError> {
         Ok(Self::new(inputs, templates))
     }
+
+    fn from_snapshot(
+        _snapshot: ManagedDeveloperInstructionsSnapshot,
+        _templates: &TemplateSet,
+    ) -> Result<Self, &'static str> {
+        Err("a fingerprint of the instructions, not their text")
+    }
 }
 
 #[cfg(test)]

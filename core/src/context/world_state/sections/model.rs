@@ -105,6 +105,10 @@ impl CatalogSection for ModelSection {
     ) -> Result<Self, WorldStateError> {
         Ok(Self::new(inputs, templates))
     }
+
+    fn from_snapshot(_snapshot: String, _templates: &TemplateSet) -> Result<Self, &'static str> {
+        Err("only the model slug, not the instructions its switch notice repeats")
+    }
 }
 
 #[cfg(test)]

@@ -199,6 +199,19 @@ impl CatalogSection for MultiAgentModeSection {
             .transpose()?;
         Ok(Self::new(inputs.mode, usage_hint.as_ref(), templates))
     }
+
+    fn from_snapshot(
+        snapshot: MultiAgentModeSnapshot,
+        templates: &TemplateSet,
+    ) -> Result<Self, &'static str> {
+        Ok(Self {
+            snapshot,
+            explicit_request_only: templates
+                .text(TemplateId::MultiAgentExplicitRequestOnly)
+                .to_string(),
+            proactive: templates.text(TemplateId::MultiAgentProactive).to_string(),
+        })
+    }
 }
 
 #[cfg(test)]

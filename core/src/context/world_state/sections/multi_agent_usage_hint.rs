@@ -133,6 +133,13 @@ impl CatalogSection for MultiAgentUsageHintSection {
     ) -> Result<Self, WorldStateError> {
         Self::new(inputs)
     }
+
+    fn from_snapshot(
+        _snapshot: FragmentFingerprint,
+        _templates: &TemplateSet,
+    ) -> Result<Self, &'static str> {
+        Err("a fingerprint of the hint, not its text")
+    }
 }
 
 #[cfg(test)]

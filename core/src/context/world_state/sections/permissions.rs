@@ -253,6 +253,13 @@ impl CatalogSection for PermissionsSection {
             templates,
         ))
     }
+
+    fn from_snapshot(
+        _snapshot: PermissionsSnapshot,
+        _templates: &TemplateSet,
+    ) -> Result<Self, &'static str> {
+        Err("a fingerprint of the permissions text, not the policies it is rendered from")
+    }
 }
 
 #[cfg(test)]

@@ -149,6 +149,13 @@ impl CatalogSection for PersonalitySection {
     ) -> Result<Self, WorldStateError> {
         Ok(Self::new(inputs, templates))
     }
+
+    fn from_snapshot(
+        _snapshot: PersonalitySnapshot,
+        _templates: &TemplateSet,
+    ) -> Result<Self, &'static str> {
+        Err("the model and personality, not the personality text it renders")
+    }
 }
 
 #[cfg(test)]

@@ -142,6 +142,13 @@ impl CatalogSection for RealtimeSection {
     ) -> Result<Self, WorldStateError> {
         Ok(Self::new(inputs, templates))
     }
+
+    fn from_snapshot(
+        _snapshot: RealtimeSnapshot,
+        _templates: &TemplateSet,
+    ) -> Result<Self, &'static str> {
+        Err("only whether realtime is active, not the start and end texts it renders")
+    }
 }
 
 #[cfg(test)]

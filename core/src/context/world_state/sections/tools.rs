@@ -250,6 +250,18 @@ impl CatalogSection for ToolsSection {
     ) -> Result<Self, WorldStateError> {
         Ok(Self::new(inputs, templates))
     }
+
+    fn from_snapshot(
+        snapshot: ToolsSnapshot,
+        templates: &TemplateSet,
+    ) -> Result<Self, &'static str> {
+        Ok(Self::new(
+            ToolsSectionInputs {
+                namespaces: snapshot,
+            },
+            templates,
+        ))
+    }
 }
 
 #[cfg(test)]
