@@ -132,7 +132,7 @@ impl Config {
         let config_path = codex_home.join(CONFIG_TOML_FILE);
 
         let mut warnings = Vec::new();
-        let text = match std::fs::read_to_string(&config_path) {
+        let text = match codex_utils_fs::read_regular_to_string(&config_path) {
             Ok(text) => text,
             Err(error) if error.kind() == io::ErrorKind::NotFound => String::new(),
             Err(source) => {
@@ -228,16 +228,17 @@ impl Config {
             }
         };
 
-        let base_instructions = match &merged.model_instructions_file {
-            Some(path) => Some(std::fs::read_to_string(path).map_err(|source| {
-                ConfigError::ReferencedFile {
-                    key: "model_instructions_file".to_string(),
-                    path: path.clone(),
-                    source,
-                }
-            })?),
-            None => merged.base_instructions.clone(),
-        };
+        let base_instructions =
+            match &merged.model_instructions_file {
+                Some(path) => Some(codex_utils_fs::read_regular_to_string(path).map_err(
+                    |source| ConfigError::ReferencedFile {
+                        key: "model_instructions_file".to_string(),
+                        path: path.clone(),
+                        source,
+                    },
+                )?),
+                None => merged.base_instructions.clone(),
+            };
         let mut features = Features::default();
         for (key, enabled) in merged.features.iter().flatten() {
             if let Some(feature) = Feature::from_key(key) {

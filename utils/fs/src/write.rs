@@ -208,7 +208,10 @@ mod tests {
         let path = dir.path().join("report.txt");
         std::fs::write(&path, "mine").unwrap();
         let error = write_atomic(&path, b"new", Existing::Refuse).unwrap_err();
-        assert_eq!(error.to_string(), format!("{} already exists", path.display()));
+        assert_eq!(
+            error.to_string(),
+            format!("{} already exists", path.display())
+        );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine");
         write_atomic(&path, b"new", Existing::Replace).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
