@@ -8,6 +8,7 @@ mod catalog;
 mod commands;
 mod endpoint;
 mod input;
+mod output;
 
 use std::io::IsTerminal;
 use std::io::Write;

@@ -9,6 +9,7 @@
 //!   folder, are flushed to disk and renamed into place, so a crash never leaves a half-written
 //!   file over a good one. [`Existing`] says whether an existing destination may be replaced;
 //!   when not, the final rename refuses atomically to replace a file that appeared meanwhile.
+//!   [`check_destination`] reports the same refusals before any work is done.
 //! - [`same_file`]: whether two paths name one file (symlinks, `./x` against `x`, hard links).
 
 mod read;
@@ -22,4 +23,5 @@ pub use same::same_file;
 pub use write::Existing;
 pub use write::StagedFile;
 pub use write::WriteError;
+pub use write::check_destination;
 pub use write::write_atomic;

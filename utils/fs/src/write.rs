@@ -56,34 +56,12 @@ impl StagedFile {
             path: destination.to_path_buf(),
             source,
         };
-        let (destination, permissions) = match std::fs::metadata(destination) {
-            Ok(metadata) if !metadata.is_file() => {
-                return Err(WriteError::NotRegular {
-                    path: destination.to_path_buf(),
-                });
-            }
-            Ok(_) if existing == Existing::Refuse => {
-                return Err(WriteError::Exists {
-                    path: destination.to_path_buf(),
-                });
-            }
-            Ok(metadata) => (
+        let (destination, permissions) = match replaced_file(destination, existing)? {
+            Some(metadata) => (
                 destination.canonicalize().map_err(io_error)?,
                 Some(metadata.permissions()),
             ),
-            // A dangling symlink: renaming over it would replace the link, not a file.
-            Err(error)
-                if error.kind() == io::ErrorKind::NotFound
-                    && std::fs::symlink_metadata(destination).is_ok() =>
-            {
-                return Err(WriteError::NotRegular {
-                    path: destination.to_path_buf(),
-                });
-            }
-            Err(error) if error.kind() == io::ErrorKind::NotFound => {
-                (destination.to_path_buf(), None)
-            }
-            Err(error) => return Err(io_error(error)),
+            None => (destination.to_path_buf(), None),
         };
         let folder = match destination.parent() {
             Some(folder) if !folder.as_os_str().is_empty() => folder,
@@ -147,6 +125,45 @@ impl StagedFile {
                 source: error.error,
             }),
         }
+    }
+}
+
+/// Checks, without writing anything, that a write to `destination` may start: the errors
+/// [`StagedFile::create`] would report for an existing file.
+pub fn check_destination(destination: &Path, existing: Existing) -> Result<(), WriteError> {
+    replaced_file(destination, existing).map(drop)
+}
+
+/// The metadata of the regular file a write to `destination` would replace (symlinks
+/// followed); `None` when there is none.
+fn replaced_file(
+    destination: &Path,
+    existing: Existing,
+) -> Result<Option<std::fs::Metadata>, WriteError> {
+    match std::fs::metadata(destination) {
+        Ok(metadata) if !metadata.is_file() => Err(WriteError::NotRegular {
+            path: destination.to_path_buf(),
+        }),
+        Ok(metadata) => match existing {
+            Existing::Refuse => Err(WriteError::Exists {
+                path: destination.to_path_buf(),
+            }),
+            Existing::Replace => Ok(Some(metadata)),
+        },
+        // A dangling symlink: renaming over it would replace the link, not a file.
+        Err(error)
+            if error.kind() == io::ErrorKind::NotFound
+                && std::fs::symlink_metadata(destination).is_ok() =>
+        {
+            Err(WriteError::NotRegular {
+                path: destination.to_path_buf(),
+            })
+        }
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(WriteError::Io {
+            path: destination.to_path_buf(),
+            source,
+        }),
     }
 }
 
