@@ -4,9 +4,11 @@
 #![allow(clippy::expect_used)]
 
 mod bad_input;
+mod bounded;
 mod compare;
 mod explain;
 mod fingerprint;
+mod input_files;
 mod inspect;
 mod instructions;
 mod merge_patch;
