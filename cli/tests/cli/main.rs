@@ -16,6 +16,7 @@ mod models;
 mod models_refresh;
 mod output_safety;
 mod request;
+mod resume_elsewhere;
 mod send;
 mod send_server;
 mod send_session_live;

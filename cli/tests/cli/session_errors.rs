@@ -227,12 +227,20 @@ fn recorded_cwd_that_is_gone() {
                     "sandbox_policy": {"type": "read-only"}, "model": "gpt-5.5"}}),
         ),
     );
-    assert_user_error(
-        &run(&["session", "resume", arg(&rollout), "--user", "x"]),
-        &format!(
-            "recorded settings and --set: working directory {} does not exist",
-            gone.display()
-        ),
+    // The thread continues in the current directory, with one warning.
+    let here = run(&["session", "resume", arg(&rollout), "--user", "x"]);
+    let current = std::env::current_dir().expect("current directory");
+    assert_eq!(
+        (here.code, here.stderr.as_str()),
+        (
+            Some(0),
+            format!(
+                " WARN the rollout's working directory {} does not exist here; continuing in {}\n",
+                gone.display(),
+                current.display()
+            )
+            .as_str()
+        )
     );
     let elsewhere = run(&[
         "session",
@@ -243,7 +251,17 @@ fn recorded_cwd_that_is_gone() {
         "--set",
         &format!("cwd={}", dir.path().display()),
     ]);
-    assert_eq!((elsewhere.code, elsewhere.stderr.as_str()), (Some(0), ""));
+    assert_eq!(
+        (elsewhere.code, elsewhere.stderr),
+        (
+            Some(0),
+            format!(
+                " WARN the rollout's working directory {} does not exist here; continuing in {}\n",
+                gone.display(),
+                dir.path().display()
+            )
+        )
+    );
 }
 
 #[test]
@@ -261,7 +279,7 @@ fn fork_refuses_to_replace_its_parent() {
             arg(&rollout),
         ]),
         &format!(
-            "--write {}: the child's rollout must not replace its parent's",
+            "--write {}: that is the parent rollout this command reads; name another file",
             rollout.display()
         ),
     );
