@@ -159,8 +159,8 @@ fn named_pipes_among_templates_and_agents_md_are_skipped_with_a_warning() {
     );
 }
 
-/// The AGENTS.md instructions message of a request body.
-fn agents_md_text(stdout: &str) -> Option<String> {
+/// Every text of the input items of a request body printed as JSON, in order.
+pub fn input_texts(stdout: &str) -> Vec<String> {
     let body: Value = serde_json::from_str(stdout).expect("a JSON body");
     body["input"]
         .as_array()
@@ -168,6 +168,13 @@ fn agents_md_text(stdout: &str) -> Option<String> {
         .iter()
         .flat_map(|item| item["content"].as_array().cloned().unwrap_or_default())
         .filter_map(|content| content["text"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// The AGENTS.md instructions message of a request body.
+fn agents_md_text(stdout: &str) -> Option<String> {
+    input_texts(stdout)
+        .into_iter()
         .find(|text| text.starts_with("# AGENTS.md instructions for "))
 }
 

@@ -6,9 +6,9 @@
 use std::path::PathBuf;
 
 use pretty_assertions::assert_eq;
-use serde_json::Value;
 
 use crate::bounded::run_in;
+use crate::input_files::input_texts;
 use crate::support::Run;
 use crate::support::arg;
 use crate::support::assert_user_error;
@@ -86,13 +86,8 @@ impl Machine {
 
 /// The `<environment_context>` texts of a request body, in order.
 fn environment_contexts(stdout: &str) -> Vec<String> {
-    let body: Value = serde_json::from_str(stdout).expect("a JSON body");
-    body["input"]
-        .as_array()
-        .expect("input")
-        .iter()
-        .flat_map(|item| item["content"].as_array().cloned().unwrap_or_default())
-        .filter_map(|content| content["text"].as_str().map(str::to_string))
+    input_texts(stdout)
+        .into_iter()
         .filter(|text| text.starts_with("<environment_context>"))
         .collect()
 }
