@@ -27,7 +27,8 @@ pub fn read_text(path: &Path) -> anyhow::Result<String> {
             .context("cannot read standard input")?;
         bytes
     } else {
-        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
+        codex_utils_fs::read_regular(path)
+            .with_context(|| format!("cannot read {}", path.display()))?
     };
     String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{} is not valid UTF-8", describe(path)))
 }

@@ -9,6 +9,7 @@ mod commands;
 mod diagnostics;
 mod endpoint;
 mod input;
+mod output;
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -186,22 +186,41 @@ async fn read_agents_md_propagates_metadata_errors() {
 }
 
 #[tokio::test]
-async fn read_agents_md_propagates_read_errors() {
+async fn an_unreadable_doc_is_skipped_with_a_warning_and_the_others_kept() {
     let tmp = tempfile::tempdir().unwrap();
-    write(&tmp.path().join("AGENTS.md"), "project doc");
+    write(&tmp.path().join(".git"), "");
+    write(&tmp.path().join("AGENTS.md"), "root doc");
+    let nested = tmp.path().join("nested");
+    write(&nested.join("AGENTS.md"), "nested doc");
+    let denied = nested.join("AGENTS.md");
     let fs: Arc<dyn codex_core::agents_md::AgentsMdFileSystem> = Arc::new(FailingFileSystem {
-        path: tmp.path().join("AGENTS.md"),
+        path: denied.clone(),
         failure: InjectedFailure::Read(io::ErrorKind::PermissionDenied),
     });
-    let err = read_project_docs(
-        &AgentsMdEnvironment::primary(tmp.path()),
+    let mut warnings = Vec::new();
+    let docs = read_project_docs(
+        &AgentsMdEnvironment::primary(&nested),
         &options_with_limit(4096),
         &fs,
-        &mut Vec::new(),
+        &mut warnings,
     )
     .await
-    .expect_err("read error");
-    assert_eq!(err.io_kind(), Some(io::ErrorKind::PermissionDenied));
+    .expect("one unreadable doc is not fatal");
+    assert_eq!(
+        docs,
+        vec![primary_doc(
+            tmp.path().join("AGENTS.md"),
+            "root doc",
+            &nested
+        )]
+    );
+    assert_eq!(
+        warnings,
+        vec![AgentsMdWarning::ProjectDocSkipped {
+            path: denied.clone(),
+            error: format!("cannot read `{}`: injected read failure", denied.display()),
+        }]
+    );
 }
 
 #[tokio::test]
@@ -316,7 +335,7 @@ async fn project_root_markers_are_honored_for_agents_discovery() {
         ..options_with_limit(4096)
     };
 
-    let paths = agents_md_paths(&nested, &options, &local_fs())
+    let paths = agents_md_paths(&nested, &options, &local_fs(), &mut Vec::new())
         .await
         .unwrap();
     assert_eq!(
@@ -338,9 +357,14 @@ async fn agents_md_paths_preserve_symlinked_cwd() {
     let linked = tmp.path().join("linked");
     std::os::unix::fs::symlink(&target, &linked).unwrap();
 
-    let paths = agents_md_paths(&linked, &options_with_limit(4096), &local_fs())
-        .await
-        .unwrap();
+    let paths = agents_md_paths(
+        &linked,
+        &options_with_limit(4096),
+        &local_fs(),
+        &mut Vec::new(),
+    )
+    .await
+    .unwrap();
     assert_eq!(paths, vec![linked.join("AGENTS.md")]);
     assert_eq!(
         instructions_for(&linked, options_with_limit(4096)).await,
@@ -428,7 +452,7 @@ async fn agents_local_md_preferred() {
         Some("local".to_string())
     );
     assert_eq!(
-        agents_md_paths(tmp.path(), &options, &local_fs())
+        agents_md_paths(tmp.path(), &options, &local_fs(), &mut Vec::new())
             .await
             .unwrap(),
         vec![tmp.path().join(LOCAL_AGENTS_MD_FILENAME)]
@@ -463,7 +487,7 @@ async fn agents_md_preferred_over_fallbacks() {
         Some("primary".to_string())
     );
     assert_eq!(
-        agents_md_paths(tmp.path(), &options, &local_fs())
+        agents_md_paths(tmp.path(), &options, &local_fs(), &mut Vec::new())
             .await
             .unwrap(),
         vec![tmp.path().join(DEFAULT_AGENTS_MD_FILENAME)]
@@ -477,7 +501,7 @@ async fn agents_md_directory_is_ignored() {
     let options = options_with_limit(4096);
     assert_eq!(instructions_for(tmp.path(), options.clone()).await, None);
     assert_eq!(
-        agents_md_paths(tmp.path(), &options, &local_fs())
+        agents_md_paths(tmp.path(), &options, &local_fs(), &mut Vec::new())
             .await
             .unwrap(),
         Vec::<PathBuf>::new()
@@ -495,11 +519,60 @@ async fn agents_md_special_file_is_ignored() {
     assert!(status.success());
     let options = options_with_limit(4096);
     assert_eq!(instructions_for(tmp.path(), options.clone()).await, None);
+    let mut warnings = Vec::new();
     assert_eq!(
-        agents_md_paths(tmp.path(), &options, &local_fs())
+        agents_md_paths(tmp.path(), &options, &local_fs(), &mut warnings)
             .await
             .unwrap(),
         Vec::<PathBuf>::new()
+    );
+    let fifo = tmp.path().join("AGENTS.md");
+    assert_eq!(
+        warnings,
+        vec![AgentsMdWarning::ProjectDocSkipped {
+            path: fifo.clone(),
+            error: format!("`{}` is not a regular file", fifo.display()),
+        }]
+    );
+    assert_eq!(
+        warnings[0].to_string(),
+        format!(
+            "Project doc skipped: `{}` is not a regular file.",
+            fifo.display()
+        )
+    );
+}
+
+/// One candidate in a symlink loop costs only itself: the root's doc and the other
+/// directories' docs are still read, and the loop is named in a warning.
+#[cfg(unix)]
+#[tokio::test]
+async fn a_symlink_loop_skips_one_candidate_and_keeps_the_chain() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(&tmp.path().join(".git"), "");
+    write(&tmp.path().join("AGENTS.md"), "root doc");
+    let middle = tmp.path().join("middle");
+    std::fs::create_dir(&middle).unwrap();
+    let looped = middle.join("AGENTS.md");
+    std::os::unix::fs::symlink(&looped, &looped).unwrap();
+    let cwd = middle.join("leaf");
+    write(&cwd.join("AGENTS.md"), "leaf doc");
+    let home = tempfile::tempdir().unwrap();
+    let discovery = discover(&request(home.path(), &cwd, options_with_limit(4096))).await;
+    assert_eq!(
+        discovery.project_docs,
+        vec![
+            primary_doc(tmp.path().join("AGENTS.md"), "root doc", &cwd),
+            primary_doc(cwd.join("AGENTS.md"), "leaf doc", &cwd),
+        ]
+    );
+    let loop_error = std::fs::metadata(&looped).unwrap_err();
+    assert_eq!(
+        discovery.warnings,
+        vec![AgentsMdWarning::ProjectDocSkipped {
+            path: looped.clone(),
+            error: format!("cannot inspect `{}`: {loop_error}", looped.display()),
+        }]
     );
 }
 
@@ -514,7 +587,7 @@ async fn override_directory_falls_back_to_agents_md_file() {
         Some("primary".to_string())
     );
     assert_eq!(
-        agents_md_paths(tmp.path(), &options, &local_fs())
+        agents_md_paths(tmp.path(), &options, &local_fs(), &mut Vec::new())
             .await
             .unwrap(),
         vec![tmp.path().join(DEFAULT_AGENTS_MD_FILENAME)]

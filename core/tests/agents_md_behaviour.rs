@@ -237,7 +237,7 @@ async fn empty_marker_list_searches_only_the_cwd() {
         ..options_with_limit(4096)
     };
     assert_eq!(
-        agents_md_paths(&nested, &options, &local_fs())
+        agents_md_paths(&nested, &options, &local_fs(), &mut Vec::new())
             .await
             .unwrap(),
         vec![nested.join("AGENTS.md")]
@@ -274,9 +274,14 @@ async fn symlinked_docs_are_followed_and_dangling_links_skipped() {
     write(&tmp.path().join("real.md"), "linked doc");
     std::os::unix::fs::symlink(tmp.path().join("real.md"), cwd.join("AGENTS.md")).unwrap();
     assert_eq!(
-        agents_md_paths(&cwd, &options_with_limit(4096), &local_fs())
-            .await
-            .unwrap(),
+        agents_md_paths(
+            &cwd,
+            &options_with_limit(4096),
+            &local_fs(),
+            &mut Vec::new()
+        )
+        .await
+        .unwrap(),
         vec![cwd.join("AGENTS.md")]
     );
     assert_eq!(
@@ -301,9 +306,14 @@ async fn dot_and_dot_dot_in_the_cwd_are_resolved_lexically() {
 #[tokio::test]
 async fn relative_cwd_is_an_error_and_a_warning() {
     let options = options_with_limit(4096);
-    let error = agents_md_paths(std::path::Path::new("relative/dir"), &options, &local_fs())
-        .await
-        .unwrap_err();
+    let error = agents_md_paths(
+        std::path::Path::new("relative/dir"),
+        &options,
+        &local_fs(),
+        &mut Vec::new(),
+    )
+    .await
+    .unwrap_err();
     assert!(matches!(error, AgentsMdError::RelativeCwd(_)));
     assert_eq!(
         error.to_string(),
@@ -343,13 +353,12 @@ async fn unreadable_project_keeps_global_instructions() {
     )
     .await;
     assert_eq!(discovery.text(), Some("global doc".to_string()));
-    assert_eq!(discovery.warnings.len(), 1);
-    assert!(
-        discovery.warnings[0].to_string().starts_with(
-            "Project AGENTS.md docs for environment `local` were skipped: cannot read `"
-        ),
-        "{}",
-        discovery.warnings[0]
+    assert_eq!(
+        discovery.warnings,
+        vec![AgentsMdWarning::ProjectDocSkipped {
+            path: denied.clone(),
+            error: format!("cannot read `{}`: injected read failure", denied.display()),
+        }]
     );
 }
 
@@ -395,7 +404,7 @@ async fn a_failure_above_the_root_is_never_reached() {
     let cwd = root.join("a/b");
     std::fs::create_dir_all(&cwd).unwrap();
     assert_eq!(
-        agents_md_paths(&cwd, &options_with_limit(4096), &fs)
+        agents_md_paths(&cwd, &options_with_limit(4096), &fs, &mut Vec::new())
             .await
             .unwrap(),
         vec![root.join("AGENTS.md")]

@@ -18,6 +18,7 @@ use agents_md_support::local_fs;
 use agents_md_support::options_with_limit;
 use agents_md_support::write;
 use codex_core::agents_md::AgentsMdFileSystem;
+use codex_core::agents_md::AgentsMdWarning;
 use codex_core::agents_md::EntryKind;
 use codex_core::agents_md::LocalFileSystem;
 use codex_core::agents_md::MAX_CONCURRENT_ANCESTOR_PROBES;
@@ -25,12 +26,16 @@ use codex_core::agents_md::ProjectDocOptions;
 use codex_core::agents_md::agents_md_paths;
 use pretty_assertions::assert_eq;
 
-/// The upstream algorithm written as the plainest possible sequential walk.
+/// Docs found and candidates skipped (not inspectable, or not a regular file).
+type Walk = (Vec<PathBuf>, Vec<PathBuf>);
+
+/// The upstream algorithm written as the plainest possible sequential walk, except that a
+/// candidate that cannot be inspected, or is not a regular file, is skipped rather than fatal.
 fn sequential_paths(
     fs: &dyn AgentsMdFileSystem,
     cwd: &Path,
     options: &ProjectDocOptions,
-) -> Result<Vec<PathBuf>, io::ErrorKind> {
+) -> Result<Walk, io::ErrorKind> {
     let mut root = None;
     'ancestors: for ancestor in cwd.ancestors() {
         for marker in &options.project_root_markers {
@@ -64,6 +69,7 @@ fn sequential_paths(
         }
     }
     let mut found = Vec::new();
+    let mut skipped = Vec::new();
     for dir in dirs {
         for name in &names {
             match fs.entry_kind(&dir.join(name)) {
@@ -71,23 +77,32 @@ fn sequential_paths(
                     found.push(dir.join(name));
                     break;
                 }
-                Ok(EntryKind::Directory | EntryKind::Other) => {}
+                Ok(EntryKind::Directory) => {}
                 Err(error) if error.kind() == io::ErrorKind::NotFound => {}
-                Err(error) => return Err(error.kind()),
+                Ok(EntryKind::Other) | Err(_) => skipped.push(dir.join(name)),
             }
         }
     }
-    Ok(found)
+    Ok((found, skipped))
 }
 
 async fn concurrent_paths(
     fs: &Arc<dyn AgentsMdFileSystem>,
     cwd: &Path,
     options: &ProjectDocOptions,
-) -> Result<Vec<PathBuf>, io::ErrorKind> {
-    agents_md_paths(cwd, options, fs)
+) -> Result<Walk, io::ErrorKind> {
+    let mut warnings = Vec::new();
+    let found = agents_md_paths(cwd, options, fs, &mut warnings)
         .await
-        .map_err(|error| error.io_kind().unwrap())
+        .map_err(|error| error.io_kind().unwrap())?;
+    let skipped = warnings
+        .into_iter()
+        .map(|warning| match warning {
+            AgentsMdWarning::ProjectDocSkipped { path, .. } => path,
+            other => panic!("unexpected warning: {other}"),
+        })
+        .collect();
+    Ok((found, skipped))
 }
 
 /// Counts how many probes run at once; each probe waits a little so that the
@@ -165,7 +180,7 @@ async fn deep_tree_walk_is_bounded_and_matches_sequential_walk() {
     let sequential = sequential_paths(&LocalFileSystem, &cwd, &options);
 
     assert_eq!(concurrent, sequential);
-    assert_eq!(concurrent.as_ref().map(Vec::len), Ok(9));
+    assert_eq!(concurrent.as_ref().map(|(found, _)| found.len()), Ok(9));
     let max = counting.max_in_flight.load(Ordering::SeqCst);
     assert!(max <= MAX_CONCURRENT_ANCESTOR_PROBES, "max in flight {max}");
     assert!(max > 1, "probes never overlapped");
@@ -248,7 +263,7 @@ async fn random_trees_match_sequential_walk() {
 }
 
 #[tokio::test]
-async fn errors_surface_exactly_where_a_sequential_walk_meets_them() {
+async fn failures_surface_exactly_where_a_sequential_walk_meets_them() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("root");
     write(&root.join(".git"), "");

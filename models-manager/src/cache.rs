@@ -11,6 +11,8 @@ use std::time::Duration;
 
 use codex_protocol::openai_models::ModelInfo;
 use codex_protocol::openai_models::legacy_models;
+use codex_utils_fs::Existing;
+use codex_utils_fs::WriteError;
 use jiff::Timestamp;
 use serde::Deserialize;
 use serde::Serialize;
@@ -84,6 +86,9 @@ pub enum ModelsCacheError {
         #[source]
         source: io::Error,
     },
+    /// The file could not be put in place (the previous cache, if any, is left as it was).
+    #[error("failed to write models cache: {0}")]
+    Save(#[source] WriteError),
     #[error("failed to serialize models cache: {0}")]
     Serialize(#[source] serde_json::Error),
 }
@@ -91,7 +96,7 @@ pub enum ModelsCacheError {
 impl ModelsCache {
     /// Reads the cache file; `Ok(None)` when there is none.
     pub fn load(path: &Path) -> Result<Option<Self>, ModelsCacheError> {
-        let bytes = match std::fs::read(path) {
+        let bytes = match codex_utils_fs::read_regular(path) {
             Ok(bytes) => bytes,
             Err(source) if source.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(source) => {
@@ -110,7 +115,8 @@ impl ModelsCache {
     }
 
     /// Writes the cache as pretty JSON, creating parent directories. The text goes to a sibling
-    /// temporary file first and is renamed into place, so a reader never sees half a file.
+    /// temporary file first and is renamed into place ([`codex_utils_fs::write_atomic`]), so a
+    /// reader never sees half a file.
     pub fn save(&self, path: &Path) -> Result<(), ModelsCacheError> {
         let write_error = |source| ModelsCacheError::Write {
             path: path.to_path_buf(),
@@ -121,11 +127,7 @@ impl ModelsCache {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(write_error)?;
         }
-        let mut temporary = path.as_os_str().to_owned();
-        temporary.push(".tmp");
-        let temporary = PathBuf::from(temporary);
-        std::fs::write(&temporary, json).map_err(write_error)?;
-        std::fs::rename(&temporary, path).map_err(write_error)
+        codex_utils_fs::write_atomic(path, &json, Existing::Replace).map_err(ModelsCacheError::Save)
     }
 
     /// Time since `fetched_at`; zero when `fetched_at` lies in the future (clock skew).

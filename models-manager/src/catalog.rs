@@ -33,10 +33,11 @@ impl ModelCatalog {
     /// `ModelsResponse` schema; legacy per-model `base_instructions` are accepted.
     pub fn from_path(path: impl AsRef<Path>) -> Result<Self, CatalogError> {
         let path = path.as_ref();
-        let json = std::fs::read_to_string(path).map_err(|source| CatalogError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let json =
+            codex_utils_fs::read_regular_to_string(path).map_err(|source| CatalogError::Read {
+                path: path.to_path_buf(),
+                source,
+            })?;
         Self::parse(&json, CatalogOrigin::File(path.to_path_buf()))
     }
 

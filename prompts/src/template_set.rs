@@ -53,10 +53,11 @@ impl TemplateSet {
                 );
                 continue;
             };
-            let bytes = std::fs::read(&path).map_err(|source| PromptsError::ReadFile {
-                path: path.clone(),
-                source,
-            })?;
+            let bytes =
+                codex_utils_fs::read_regular(&path).map_err(|source| PromptsError::ReadFile {
+                    path: path.clone(),
+                    source,
+                })?;
             let text = String::from_utf8(bytes)
                 .map_err(|_| PromptsError::NotUtf8 { path: path.clone() })?;
             for name in placeholder_names(&text) {

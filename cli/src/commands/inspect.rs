@@ -9,8 +9,11 @@ use codex_core::inspect::render_html;
 use codex_core::inspect::render_json;
 use codex_core::inspect::render_text;
 use codex_prompts::TemplateSet;
+use codex_utils_fs::write_atomic;
 
 use crate::catalog::CatalogArgs;
+use crate::output::Replacing;
+use crate::output::check_output;
 
 /// Rebuild every request a rollout records and show where each piece came from
 ///
@@ -30,9 +33,15 @@ pub struct InspectArgs {
     #[arg(long, value_enum, default_value_t = InspectFormat::Text)]
     pub format: InspectFormat,
 
-    /// Write the report to FILE instead of standard output.
+    /// Write the report to FILE instead of standard output. The report is written whole or not
+    /// at all (a temporary file beside FILE, renamed into place); an existing FILE is kept unless
+    /// `--force` is given, and FILE is never the rollout or the catalog read.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+
+    /// Let `--out` replace an existing file (regenerating a report).
+    #[arg(long, requires = "out")]
+    pub force: bool,
 
     #[command(flatten)]
     pub catalog: CatalogArgs,
@@ -46,6 +55,17 @@ pub enum InspectFormat {
 }
 
 pub fn run(args: &InspectArgs) -> anyhow::Result<String> {
+    let replacing = Replacing::WithForce { force: args.force };
+    if let Some(out) = &args.out {
+        let mut inputs = vec![("the rollout", args.rollout.as_path())];
+        inputs.extend(
+            args.catalog
+                .model_catalog
+                .as_deref()
+                .map(|catalog| ("the model catalog", catalog)),
+        );
+        check_output("--out", out, &inputs, replacing)?;
+    }
     let catalog = args.catalog.load(&TemplateSet::embedded())?;
     let inspection = inspect_file(&args.rollout, &InspectOptions::new(&catalog))
         .with_context(|| format!("cannot inspect {}", args.rollout.display()))?;
@@ -56,8 +76,8 @@ pub fn run(args: &InspectArgs) -> anyhow::Result<String> {
     };
     match &args.out {
         Some(path) => {
-            std::fs::write(path, report)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            write_atomic(path, report.as_bytes(), replacing.existing())
+                .with_context(|| format!("--out {}", path.display()))?;
             Ok(String::new())
         }
         None => Ok(report),

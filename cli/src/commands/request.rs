@@ -12,6 +12,7 @@ use codex_core::config::CliOverride;
 use codex_core::config::Config;
 use codex_core::config::ConfigEnv;
 use codex_core::config::ConfigOverrides;
+use codex_core::config::check_working_directory;
 use codex_core::first_turn::FirstTurn;
 use codex_core::first_turn::FirstTurnOptions;
 use codex_core::first_turn::build_first_turn_request;
@@ -221,6 +222,11 @@ pub fn prepare_turn(args: &TurnArgs) -> anyhow::Result<PreparedTurn> {
     for warning in &config.warnings {
         warn!("{warning}");
     }
+    // `--cwd` beats `-c cwd=…` and config.toml, so a bad one is always the flag's.
+    check_working_directory(&config.cwd).map_err(|error| match &args.cwd {
+        Some(_) => anyhow::Error::new(error).context("invalid --cwd"),
+        None => anyhow::Error::new(error),
+    })?;
 
     let templates = match &args.prompts_dir {
         Some(dir) => TemplateSet::from_dir(dir)?,

@@ -1,18 +1,24 @@
 //! `codex-context session run|resume|fork`: play a scripted session, or print the request a
 //! resumed or forked thread sends next.
 
-use std::path::Path;
 use std::path::PathBuf;
 
+use anyhow::Context as _;
 use codex_core::config::ConfigEnv;
+use codex_core::config::check_working_directory;
 use codex_core::inspect::render_request_stats;
 use codex_core::inspect::request_stats;
+use codex_core::request::ResponsesRequest;
 use codex_core::rollout::ForkPoint;
 use codex_core::rollout::read_rollout;
 use codex_core::script::AssistantReply;
 use codex_core::script::CodexHome;
 use codex_core::script::ContextMode;
+use codex_core::script::RequestPrinter;
+use codex_core::script::RequestSink;
+use codex_core::script::RequestsFormat;
 use codex_core::script::Script;
+use codex_core::script::ScriptError;
 use codex_core::script::ScriptRequest;
 use codex_core::script::ScriptSink;
 use codex_core::script::ScriptStart;
@@ -22,16 +28,17 @@ use codex_core::script::SessionEnvironment;
 use codex_core::script::SettingsLayer;
 use codex_core::script::TurnResponder;
 use codex_core::script::TurnScript;
-use codex_core::script::load_config;
+use codex_core::script::load_continued_config;
+use codex_core::script::play_script;
 use codex_core::script::recorded_settings;
-use codex_core::script::render_requests_jsonl;
 use codex_core::script::render_requests_layout;
-use codex_core::script::run_script;
 use codex_prompts::TemplateSet;
 
 use crate::catalog::CatalogArgs;
 use crate::endpoint::EndpointArgs;
 use crate::endpoint::LiveReplies;
+use crate::output::Replacing;
+use crate::output::check_output;
 
 /// Play scripted sessions; resume or fork a recorded one
 ///
@@ -68,6 +75,9 @@ pub struct SessionOptions {
 
 /// Play a session script and print every request it sends
 ///
+/// Each request is printed as soon as it is built, before the model is asked for its response,
+/// so a run that fails at a later turn (or is stopped) has printed the requests before it.
+///
 /// Script: `{"session": {CONFIG}, "turns": [{"set": {CONFIG}, "user": "text", "assistant":
 /// "reply", "compact": "summary", "resume": true}]}`. CONFIG holds config.toml keys (`model`,
 /// `cwd` relative to the script's folder, `current_date`, `timezone`, `shell`, `seed`,
@@ -81,9 +91,16 @@ pub struct RunArgs {
     #[arg(value_name = "SCRIPT.json")]
     pub script: PathBuf,
 
-    /// Also write the session's rollout here, line by line as it happens (replaced if it exists).
+    /// Also write the session's rollout here: line by line as it happens to a temporary file
+    /// beside OUT.jsonl, renamed into place when the last turn ran (a failed run leaves OUT.jsonl
+    /// as it was). An existing file is kept unless `--force` is given; never the script or the
+    /// catalog read.
     #[arg(long, value_name = "OUT.jsonl")]
     pub rollout: Option<PathBuf>,
+
+    /// Let `--rollout` replace an existing file (re-recording a session).
+    #[arg(long, requires = "rollout")]
+    pub force: bool,
 
     /// Output format.
     #[arg(long, value_enum, default_value = "jsonl")]
@@ -135,6 +152,13 @@ pub struct NextTurnArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
 
+    /// Working directory of the next turn, instead of the one the rollout recorded. Without it,
+    /// a recorded directory that does not exist here (a rollout from another machine) is
+    /// replaced by the current directory, with a warning; either way the model is told the
+    /// directory changed.
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     pub format: NextRequestFormat,
@@ -184,7 +208,8 @@ pub struct ForkArgs {
     #[arg(long, value_name = "N")]
     pub truncate_before_turn: Option<usize>,
 
-    /// Write the child's rollout (copied lines and the new turn) to this new file.
+    /// Write the child's rollout (copied lines and the new turn) to this new file: written whole
+    /// or not at all, never over an existing file (the parent's included).
     #[arg(long, value_name = "CHILD.jsonl")]
     pub write: Option<PathBuf>,
 
@@ -202,15 +227,25 @@ pub fn run(args: &SessionArgs) -> anyhow::Result<String> {
 
 fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
     let script = Script::load(&args.script)?;
-    let env = environment(
-        &args.options,
-        script.session.path("model_catalog"),
-        Some(script.base_dir.clone()),
-    )?;
+    let script_catalog = script.session.path("model_catalog");
     let sink = match &args.rollout {
-        Some(path) => ScriptSink::create_file(path)?,
+        Some(path) => {
+            let replacing = Replacing::WithForce { force: args.force };
+            let mut inputs = vec![("the script", args.script.as_path())];
+            inputs.extend(
+                args.options
+                    .catalog
+                    .model_catalog
+                    .as_deref()
+                    .or(script_catalog.as_deref())
+                    .map(|catalog| ("the model catalog", catalog)),
+            );
+            check_output("--rollout", path, &inputs, replacing)?;
+            ScriptSink::new_file(path, replacing.existing())?
+        }
         None => ScriptSink::memory(),
     };
+    let env = environment(&args.options, script_catalog, Some(script.base_dir.clone()))?;
     let mode = match args.resend_full_context {
         true => ContextMode::ResendFullContext,
         false => ContextMode::Diffs,
@@ -224,25 +259,43 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
         }
         false => &mut ScriptedReplies,
     };
-    let run = run_script(&script, &env, ScriptStart::Beginning, sink, mode, responder)?;
-    let requests = match args.format {
-        RunFormat::Jsonl => render_requests_jsonl(&run.requests)?,
-        RunFormat::Layout => render_requests_layout(&run.requests)?,
+    let format = match args.format {
+        RunFormat::Jsonl => RequestsFormat::Jsonl,
+        RunFormat::Layout => RequestsFormat::Layout,
     };
-    Ok(match args.stats {
-        true => {
-            let bodies: Vec<_> = run
-                .requests
-                .into_iter()
-                .map(|request| request.body)
-                .collect();
-            format!(
-                "{requests}\n{}",
-                render_request_stats(&request_stats(&bodies))
-            )
-        }
-        false => requests,
+    let mut output = RunOutput {
+        printer: RequestPrinter::new(std::io::stdout(), format),
+        bodies: args.stats.then(Vec::new),
+    };
+    play_script(
+        &script,
+        &env,
+        ScriptStart::Beginning,
+        sink,
+        mode,
+        responder,
+        &mut output,
+    )?;
+    // The requests are on stdout already; the statistics follow them.
+    Ok(match output.bodies {
+        Some(bodies) => format!("\n{}", render_request_stats(&request_stats(&bodies))),
+        None => String::new(),
     })
+}
+
+/// Where `session run` sends each request: printed at once, its body kept for `--stats`.
+struct RunOutput<W: std::io::Write> {
+    printer: RequestPrinter<W>,
+    bodies: Option<Vec<ResponsesRequest>>,
+}
+
+impl<W: std::io::Write> RequestSink for RunOutput<W> {
+    fn request(&mut self, request: &ScriptRequest) -> Result<(), ScriptError> {
+        if let Some(bodies) = &mut self.bodies {
+            bodies.push(request.body.clone());
+        }
+        self.printer.request(request)
+    }
 }
 
 fn resume(args: &ResumeArgs) -> anyhow::Result<String> {
@@ -254,6 +307,7 @@ fn resume(args: &ResumeArgs) -> anyhow::Result<String> {
     };
     let mut session = ScriptedSession::resume(&env, &loaded, &config, sink, ContextMode::Diffs)?;
     let request = session.run_turn(&config, &next_turn(&args.next), &mut ScriptedReplies)?;
+    session.into_sink().finish()?;
     render_next_request(args.next.format, request)
 }
 
@@ -265,19 +319,24 @@ fn fork(args: &ForkArgs) -> anyhow::Result<String> {
     let (env, config) = next_turn_config(&args.next, &parent, point)?;
     let sink = match &args.write {
         Some(path) => {
-            if same_file(path, &args.rollout) {
-                anyhow::bail!(
-                    "--write {}: the child's rollout must not replace its parent's",
-                    path.display()
-                );
-            }
-            ScriptSink::create_file(path)?
+            let mut inputs = vec![("the parent rollout", args.rollout.as_path())];
+            inputs.extend(
+                args.next
+                    .options
+                    .catalog
+                    .model_catalog
+                    .as_deref()
+                    .map(|catalog| ("the model catalog", catalog)),
+            );
+            check_output("--write", path, &inputs, Replacing::Never)?;
+            ScriptSink::new_file(path, Replacing::Never.existing())?
         }
         None => ScriptSink::memory(),
     };
     let mut session =
         ScriptedSession::fork(&env, &parent, point, &config, sink, ContextMode::Diffs)?;
     let request = session.run_turn(&config, &next_turn(&args.next), &mut ScriptedReplies)?;
+    session.into_sink().finish()?;
     render_next_request(args.next.format, request)
 }
 
@@ -321,9 +380,17 @@ fn next_turn_config(
     let env = environment(&next.options, None, None)?;
     let recorded = recorded_settings(rollout, point, "recorded turn_context")?;
     let base_dir = env.config_env.current_dir.clone().unwrap_or_default();
+    let cwd = match &next.cwd {
+        Some(dir) => {
+            check_working_directory(dir).context("invalid --cwd")?;
+            SettingsLayer::cwd("--cwd", &base_dir.join(dir))
+        }
+        None => SettingsLayer::empty("--cwd"),
+    };
     let set = SettingsLayer::from_assignments("--set", &next.set, &base_dir)?;
-    let config = load_config(
-        &[&recorded, &set],
+    let config = load_continued_config(
+        &recorded,
+        &[&cwd, &set],
         &env.codex_home,
         &env.config_env,
         "recorded settings and --set",
@@ -349,11 +416,4 @@ fn render_next_request(
         NextRequestFormat::Json => serde_json::to_string_pretty(&request.body)? + "\n",
         NextRequestFormat::Layout => render_requests_layout(&[request])?,
     })
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        (Err(_), _) | (_, Err(_)) => false,
-    }
 }

@@ -4,21 +4,26 @@
 #![allow(clippy::expect_used)]
 
 mod bad_input;
+mod bounded;
 mod compare;
 mod context_window;
 mod diagnostics;
 mod explain;
 mod fingerprint;
+mod input_files;
 mod inspect;
 mod instructions;
 mod merge_patch;
 mod models;
 mod models_refresh;
+mod output_safety;
 mod request;
+mod resume_elsewhere;
 mod send;
 mod send_server;
 mod send_session_live;
 mod session;
 mod session_errors;
+mod streaming;
 mod support;
 mod world_state;

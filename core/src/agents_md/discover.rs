@@ -119,7 +119,9 @@ pub async fn load_global_instructions(
 /// The project docs of one environment, root first, within the byte budget.
 /// Blank docs are dropped without spending budget; a doc larger than what is
 /// left is cut at a byte boundary (a doc after the budget is spent is left
-/// out), and each such doc adds an [`AgentsMdWarning::Truncated`].
+/// out), and each such doc adds an [`AgentsMdWarning::Truncated`]. A candidate
+/// that cannot be inspected or read, or is not a regular file, is left out with
+/// an [`AgentsMdWarning::ProjectDocSkipped`]; the other docs are kept.
 pub async fn read_project_docs(
     environment: &AgentsMdEnvironment,
     options: &ProjectDocOptions,
@@ -132,7 +134,7 @@ pub async fn read_project_docs(
     let cwd = lexically_normalized(&environment.cwd);
     let mut remaining = options.max_bytes;
     let mut docs = Vec::new();
-    for path in agents_md_paths(&cwd, options, fs).await? {
+    for path in agents_md_paths(&cwd, options, fs, warnings).await? {
         if remaining == 0 {
             // Upstream drops these silently; a doc left out entirely is still
             // reported, because truncation must never go unnoticed. Errors are
@@ -148,10 +150,20 @@ pub async fn read_project_docs(
             }
             continue;
         }
-        // The file may have changed since the probe; a vanished or replaced
-        // entry is skipped rather than failing the whole discovery.
-        let Some(mut data) = read_regular_file(fs, &path).await? else {
-            continue;
+        // The file may have changed since the probe; a vanished entry is
+        // skipped, an unreadable one is skipped with a warning, rather than
+        // failing the whole discovery.
+        let mut data = match read_regular_file(fs, &path).await {
+            Ok(Some(data)) => data,
+            Ok(None) => continue,
+            Err(error @ AgentsMdError::ProbeTask(_)) => return Err(error),
+            Err(error) => {
+                warnings.push(AgentsMdWarning::ProjectDocSkipped {
+                    path,
+                    error: error.to_string(),
+                });
+                continue;
+            }
         };
         let file_len = data.len();
         let truncated_bytes = file_len.saturating_sub(remaining);
@@ -187,12 +199,15 @@ pub async fn read_project_docs(
 
 /// The doc paths that discovery would read for `cwd`, root first: per
 /// directory from the project root down to `cwd`, the first candidate name
-/// that is a regular file. Probes run concurrently, the answer is that of a
-/// sequential walk.
+/// that is a regular file. A candidate that cannot be inspected (a symlink
+/// loop, no permission) or is not a regular file (a named pipe, a socket) is
+/// passed over with an [`AgentsMdWarning::ProjectDocSkipped`] in `warnings`.
+/// Probes run concurrently, the answer is that of a sequential walk.
 pub async fn agents_md_paths(
     cwd: &Path,
     options: &ProjectDocOptions,
     fs: &Arc<dyn AgentsMdFileSystem>,
+    warnings: &mut Vec<AgentsMdWarning>,
 ) -> Result<Vec<PathBuf>, AgentsMdError> {
     if !cwd.is_absolute() {
         return Err(AgentsMdError::RelativeCwd(cwd.to_path_buf()));
@@ -243,16 +258,27 @@ pub async fn agents_md_paths(
         if decided_dir == Some(dir) {
             return ControlFlow::Continue(());
         }
-        match result {
+        let skipped = match result {
             Ok(EntryKind::File) => {
                 found.push(path);
                 decided_dir = Some(dir);
-                ControlFlow::Continue(())
+                return ControlFlow::Continue(());
             }
-            Ok(EntryKind::Directory | EntryKind::Other) => ControlFlow::Continue(()),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => ControlFlow::Continue(()),
-            Err(source) => ControlFlow::Break(Err(AgentsMdError::Metadata { path, source })),
-        }
+            Ok(EntryKind::Directory) => return ControlFlow::Continue(()),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                return ControlFlow::Continue(());
+            }
+            Ok(EntryKind::Other) => AgentsMdError::NotRegularFile(path.clone()),
+            Err(source) => AgentsMdError::Metadata {
+                path: path.clone(),
+                source,
+            },
+        };
+        warnings.push(AgentsMdWarning::ProjectDocSkipped {
+            path,
+            error: skipped.to_string(),
+        });
+        ControlFlow::Continue(())
     })
     .await?;
     Ok(found)
@@ -306,7 +332,7 @@ where
 }
 
 /// Reads `path` if it is (still) a regular file; `Ok(None)` when it is absent
-/// or not a regular file.
+/// or a directory, an error when it is anything else that is not a regular file.
 async fn read_regular_file(
     fs: &Arc<dyn AgentsMdFileSystem>,
     path: &Path,
@@ -316,7 +342,8 @@ async fn read_regular_file(
     tokio::task::spawn_blocking(move || {
         match fs.entry_kind(&owned) {
             Ok(EntryKind::File) => {}
-            Ok(EntryKind::Directory | EntryKind::Other) => return Ok(None),
+            Ok(EntryKind::Directory) => return Ok(None),
+            Ok(EntryKind::Other) => return Err(AgentsMdError::NotRegularFile(owned)),
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(source) => {
                 return Err(AgentsMdError::Metadata {

@@ -52,6 +52,6 @@ impl AgentsMdFileSystem for LocalFileSystem {
     }
 
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
-        std::fs::read(path)
+        codex_utils_fs::read_regular(path)
     }
 }

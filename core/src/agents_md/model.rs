@@ -131,8 +131,12 @@ pub enum AgentsMdWarning {
         kept_bytes: usize,
         dropped_bytes: usize,
     },
-    /// A global candidate existed but could not be inspected or read.
+    /// A global candidate existed but could not be inspected or read, or is not a regular file.
     GlobalUnreadable { path: PathBuf, error: String },
+    /// A project doc candidate could not be inspected or read (a symlink loop, no permission)
+    /// or is not a regular file (a named pipe): it is left out, the other directories' docs
+    /// are kept. `error` names the path.
+    ProjectDocSkipped { path: PathBuf, error: String },
     /// Project discovery for one environment failed; its docs are left out.
     ProjectDiscoveryFailed {
         environment_id: String,
@@ -170,6 +174,7 @@ impl fmt::Display for AgentsMdWarning {
                 "Failed to read global AGENTS.md instructions from `{}`: {error}",
                 path.display()
             ),
+            Self::ProjectDocSkipped { error, .. } => write!(f, "Project doc skipped: {error}."),
             Self::ProjectDiscoveryFailed {
                 environment_id,
                 error,
@@ -188,6 +193,9 @@ pub enum AgentsMdError {
     Metadata { path: PathBuf, source: io::Error },
     #[error("cannot read `{}`: {source}", path.display())]
     Read { path: PathBuf, source: io::Error },
+    /// A named pipe, socket or device: never opened, since opening it may block.
+    #[error("`{}` is not a regular file", .0.display())]
+    NotRegularFile(PathBuf),
     #[error("working directory `{}` is not absolute", .0.display())]
     RelativeCwd(PathBuf),
     #[error("a filesystem probe task failed: {0}")]
@@ -201,7 +209,10 @@ impl AgentsMdError {
     pub fn io_kind(&self) -> Option<io::ErrorKind> {
         match self {
             Self::Metadata { source, .. } | Self::Read { source, .. } => Some(source.kind()),
-            Self::RelativeCwd(_) | Self::ProbeTask(_) | Self::Runtime(_) => None,
+            Self::NotRegularFile(_)
+            | Self::RelativeCwd(_)
+            | Self::ProbeTask(_)
+            | Self::Runtime(_) => None,
         }
     }
 }

@@ -42,7 +42,7 @@ pub fn load_compare_input(
     if path.is_dir() {
         return load_request_folder(path);
     }
-    let bytes = std::fs::read(path).map_err(read_error)?;
+    let bytes = codex_utils_fs::read_regular(path).map_err(read_error)?;
     let name = path.display().to_string();
     let text =
         String::from_utf8(bytes).map_err(|_| CompareError::NotUtf8 { name: name.clone() })?;
@@ -204,7 +204,7 @@ fn load_request_folder(folder: &Path) -> Result<CompareInput, CompareError> {
     let mut requests = Vec::with_capacity(numbered.len());
     for (_, path) in numbered {
         let name = path.display().to_string();
-        let text = std::fs::read(&path).map_err(|source| CompareError::Read {
+        let text = codex_utils_fs::read_regular(&path).map_err(|source| CompareError::Read {
             path: path.clone(),
             source,
         })?;

@@ -59,8 +59,22 @@ pub enum ConfigError {
     },
     #[error("no home directory: set CODEX_HOME or pass --codex-home")]
     NoCodexHome,
-    #[error("no working directory: pass --cd or set `cwd`")]
+    /// The process's current directory cannot be read (it was deleted) and nothing sets one.
+    #[error(
+        "no working directory: the current directory no longer exists; pass --cwd DIR or set `cwd`"
+    )]
     NoWorkingDirectory,
+}
+
+/// Why a session cannot run in a directory. Every message names it.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkingDirectoryError {
+    #[error("working directory {} does not exist", .0.display())]
+    Missing(PathBuf),
+    #[error("working directory {} is not a directory", .0.display())]
+    NotADirectory(PathBuf),
+    #[error("cannot inspect working directory {}: {source}", path.display())]
+    Unreadable { path: PathBuf, source: io::Error },
 }
 
 fn key_prefix(key: Option<&str>) -> String {

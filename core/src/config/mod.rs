@@ -31,6 +31,7 @@ pub use environment::DEFAULT_TIMEZONE;
 pub use error::ConfigError;
 pub use error::ConfigOrigin;
 pub use error::ConfigWarning;
+pub use error::WorkingDirectoryError;
 pub use features::Feature;
 pub use features::Features;
 pub use overrides::CliOverride;
@@ -132,7 +133,7 @@ impl Config {
         let config_path = codex_home.join(CONFIG_TOML_FILE);
 
         let mut warnings = Vec::new();
-        let text = match std::fs::read_to_string(&config_path) {
+        let text = match codex_utils_fs::read_regular_to_string(&config_path) {
             Ok(text) => text,
             Err(error) if error.kind() == io::ErrorKind::NotFound => String::new(),
             Err(source) => {
@@ -228,16 +229,17 @@ impl Config {
             }
         };
 
-        let base_instructions = match &merged.model_instructions_file {
-            Some(path) => Some(std::fs::read_to_string(path).map_err(|source| {
-                ConfigError::ReferencedFile {
-                    key: "model_instructions_file".to_string(),
-                    path: path.clone(),
-                    source,
-                }
-            })?),
-            None => merged.base_instructions.clone(),
-        };
+        let base_instructions =
+            match &merged.model_instructions_file {
+                Some(path) => Some(codex_utils_fs::read_regular_to_string(path).map_err(
+                    |source| ConfigError::ReferencedFile {
+                        key: "model_instructions_file".to_string(),
+                        path: path.clone(),
+                        source,
+                    },
+                )?),
+                None => merged.base_instructions.clone(),
+            };
         let mut features = Features::default();
         for (key, enabled) in merged.features.iter().flatten() {
             if let Some(feature) = Feature::from_key(key) {
@@ -340,6 +342,26 @@ impl Config {
                 .then(|| hierarchical_guidance.to_string()),
             ..AgentsMdRequest::for_cwd(Some(self.codex_home.clone()), &self.cwd)
         }
+    }
+}
+
+/// Checks that `path` is a directory a session can run in (symlinks followed). Loading
+/// configuration does not check its `cwd`: callers that run a session do.
+pub fn check_working_directory(path: &Path) -> Result<(), WorkingDirectoryError> {
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_dir() => Ok(()),
+        Ok(_) => Err(WorkingDirectoryError::NotADirectory(path.to_path_buf())),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            Err(WorkingDirectoryError::Missing(path.to_path_buf()))
+        }
+        // `/etc/passwd/sub`: a component of the path is a file.
+        Err(error) if error.kind() == io::ErrorKind::NotADirectory => {
+            Err(WorkingDirectoryError::NotADirectory(path.to_path_buf()))
+        }
+        Err(source) => Err(WorkingDirectoryError::Unreadable {
+            path: path.to_path_buf(),
+            source,
+        }),
     }
 }
 

@@ -14,6 +14,9 @@ pub enum RolloutError {
     Open { path: PathBuf, source: io::Error },
     #[error("cannot write to rollout {}: {source}", path.display())]
     Write { path: PathBuf, source: io::Error },
+    /// A rollout written beside its destination could not be put in place.
+    #[error("cannot write rollout: {0}")]
+    Output(#[source] codex_utils_fs::WriteError),
     #[error("cannot serialize a `{line_type}` rollout line: {source}")]
     Serialize {
         line_type: String,

@@ -1,6 +1,5 @@
 //! Tolerant rollout loading: every readable line is kept, every damaged one is reported.
 
-use std::fs::File;
 use std::io;
 use std::io::BufRead;
 use std::io::BufReader;
@@ -8,6 +7,7 @@ use std::path::Path;
 
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::rollout::RolloutLine;
+use codex_utils_fs::open_regular;
 use serde_json::error::Category;
 
 use super::ReconstructedSession;
@@ -69,7 +69,7 @@ pub fn read_rollout(path: &Path) -> Result<LoadedRollout, RolloutError> {
         path: path.to_path_buf(),
         source,
     };
-    let file = File::open(path).map_err(read_error)?;
+    let file = open_regular(path).map_err(read_error)?;
     parse_rollout(BufReader::with_capacity(READ_BUFFER_BYTES, file)).map_err(read_error)
 }
 
@@ -88,7 +88,7 @@ pub fn read_rollout_for_replay(path: &Path) -> Result<LoadedRollout, RolloutErro
         path: path.to_path_buf(),
         source,
     };
-    let file = File::open(path).map_err(read_error)?;
+    let file = open_regular(path).map_err(read_error)?;
     parse_with_detail(
         BufReader::with_capacity(READ_BUFFER_BYTES, file),
         PayloadDetail::ResumeSummary,
@@ -113,7 +113,7 @@ pub fn resume_rollout(path: &Path) -> Result<ResumedRollout, RolloutError> {
         path: path.to_path_buf(),
         source,
     };
-    let file = File::open(path).map_err(read_error)?;
+    let file = open_regular(path).map_err(read_error)?;
     let loaded = parse_with_detail(
         BufReader::with_capacity(READ_BUFFER_BYTES, file),
         PayloadDetail::ResumeSummary,

@@ -12,6 +12,8 @@ use std::path::PathBuf;
 
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::rollout::RolloutLine;
+use codex_utils_fs::Existing;
+use codex_utils_fs::StagedFile;
 use jiff::Timestamp;
 
 use super::LoadedRollout;
@@ -51,13 +53,33 @@ impl LineOrdinals {
 
 /// Writes rollout lines to one file. Each line is serialized completely, written with a single
 /// `write_all` (the file is opened in append mode) and flushed before the call returns, so a crash
-/// can lose at most the line being written.
+/// can lose at most the line being written. A [`RolloutWriter::staged`] rollout is written the
+/// same way to a temporary file beside its destination, which [`RolloutWriter::finish`] renames
+/// into place.
 #[derive(Debug)]
 pub struct RolloutWriter {
-    file: File,
+    file: RolloutFile,
     path: PathBuf,
     ordinals: LineOrdinals,
     buffer: Vec<u8>,
+}
+
+/// Where a writer's lines go.
+#[derive(Debug)]
+enum RolloutFile {
+    /// The rollout file itself, opened for appending.
+    Direct(File),
+    /// A temporary file that becomes the rollout when the writer finishes.
+    Staged(StagedFile),
+}
+
+impl RolloutFile {
+    fn file(&mut self) -> &mut File {
+        match self {
+            Self::Direct(file) => file,
+            Self::Staged(staged) => staged.file_mut(),
+        }
+    }
 }
 
 /// `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<thread id>.jsonl`, dated in UTC.
@@ -125,12 +147,38 @@ impl RolloutWriter {
         Ok(Self::with_file(file, path.to_path_buf(), ordinals))
     }
 
+    /// Starts a rollout at `path` written to a temporary file beside it: `path` itself only
+    /// changes when [`RolloutWriter::finish`] renames the complete file into place, so an
+    /// existing file there (replaced only with [`Existing::Replace`]) survives a failed run.
+    pub fn staged(
+        path: &Path,
+        existing: Existing,
+        ordinals: LineOrdinals,
+    ) -> Result<Self, RolloutError> {
+        let staged = StagedFile::create(path, existing).map_err(RolloutError::Output)?;
+        Ok(Self {
+            file: RolloutFile::Staged(staged),
+            path: path.to_path_buf(),
+            ordinals,
+            buffer: Vec::new(),
+        })
+    }
+
     fn with_file(file: File, path: PathBuf, ordinals: LineOrdinals) -> Self {
         Self {
-            file,
+            file: RolloutFile::Direct(file),
             path,
             ordinals,
             buffer: Vec::new(),
+        }
+    }
+
+    /// Ends the writing: a staged rollout is synced and renamed into place; a direct one has
+    /// every line in the file already.
+    pub fn finish(self) -> Result<(), RolloutError> {
+        match self.file {
+            RolloutFile::Direct(_) => Ok(()),
+            RolloutFile::Staged(staged) => staged.commit().map_err(RolloutError::Output),
         }
     }
 
@@ -162,10 +210,13 @@ impl RolloutWriter {
     /// Forces written lines to stable storage (the flush after each line only hands them to the
     /// operating system).
     pub fn sync(&mut self) -> Result<(), RolloutError> {
-        self.file.sync_data().map_err(|source| RolloutError::Write {
-            path: self.path.clone(),
-            source,
-        })
+        self.file
+            .file()
+            .sync_data()
+            .map_err(|source| RolloutError::Write {
+                path: self.path.clone(),
+                source,
+            })
     }
 
     fn take_ordinal(&mut self) -> Option<u64> {
@@ -192,7 +243,8 @@ impl RolloutWriter {
             path: self.path.clone(),
             source,
         };
-        self.file.write_all(&self.buffer).map_err(write_error)?;
-        self.file.flush().map_err(write_error)
+        let file = self.file.file();
+        file.write_all(&self.buffer).map_err(write_error)?;
+        file.flush().map_err(write_error)
     }
 }

@@ -92,6 +92,25 @@ pub struct ScriptRequest {
     pub world_state: Option<WorldStateSnapshot>,
 }
 
+/// Receives each request of a scripted session as soon as it is built, before the model is
+/// asked for its response: a run printing them as they come has shown every request before a
+/// failure, a kill or an endpoint that never answers.
+///
+/// Implementations must take requests in the order given (turn by turn, step by step within a
+/// turn) and keep no more of them than they need. An error stops the run; the requests handed
+/// over before it stay handed over.
+pub trait RequestSink {
+    fn request(&mut self, request: &ScriptRequest) -> Result<(), ScriptError>;
+}
+
+/// Requests kept in memory, in order.
+impl RequestSink for Vec<ScriptRequest> {
+    fn request(&mut self, request: &ScriptRequest) -> Result<(), ScriptError> {
+        self.push(request.clone());
+        Ok(())
+    }
+}
+
 /// A session whose turns come from a script (or the command line).
 pub struct ScriptedSession<'env> {
     env: &'env SessionEnvironment,
@@ -369,14 +388,16 @@ impl<'env> ScriptedSession<'env> {
     /// Runs one turn under `config` and returns its first request: compaction when the turn
     /// asks for it, the context updates, the user's message, the model's output from
     /// `responder`, the turn's events and its end. A turn whose first response calls tools
-    /// sends more requests; [`ScriptedSession::run_turn_steps`] returns them all.
+    /// sends more requests; [`ScriptedSession::run_turn_steps`] hands them all over.
     pub fn run_turn(
         &mut self,
         config: &Config,
         turn: &TurnScript,
         responder: &mut dyn TurnResponder,
     ) -> Result<ScriptRequest, ScriptError> {
-        Ok(self.play_turn(config, turn, responder)?.first)
+        // The first request is returned; later steps' requests are not kept.
+        let mut unused = Vec::new();
+        self.play_turn(config, turn, responder, &mut unused)
     }
 
     /// The lines written so far by this process.

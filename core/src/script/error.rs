@@ -49,6 +49,9 @@ pub enum ScriptError {
     Reload(#[source] io::Error),
     #[error("cannot start the seeded clock on {date}")]
     Clock { date: String },
+    /// A request could not be printed.
+    #[error("cannot write the requests: {0}")]
+    Output(#[source] io::Error),
     /// A live responder's request to the endpoint failed (the message never holds the key).
     #[error("live reply: {0}")]
     Endpoint(#[from] ClientError),

@@ -100,10 +100,11 @@ impl TurnScript {
 impl Script {
     /// Reads and parses the script at `path`; relative paths in it resolve against its folder.
     pub fn load(path: &Path) -> Result<Script, ScriptError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ScriptError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text =
+            codex_utils_fs::read_regular_to_string(path).map_err(|source| ScriptError::Read {
+                path: path.to_path_buf(),
+                source,
+            })?;
         let folder = path.parent().unwrap_or(Path::new(""));
         let folder = if folder.as_os_str().is_empty() {
             Path::new(".")

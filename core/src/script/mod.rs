@@ -11,13 +11,15 @@
 //!   token usage; [`ScriptedReplies`] plays the script's `assistant` texts using no tokens, a
 //!   live responder can ask an endpoint instead). [`ScriptedSession::apply_settings`] applies a
 //!   settings operation (`thread_settings_applied` once the thread has run a turn).
-//!   [`ScriptedSession::run_turn_steps`] returns every request of a turn whose scripted
+//!   [`ScriptedSession::run_turn_steps`] hands over every request of a turn whose scripted
 //!   `tool_calls` make it sample twice.
 //! - [`TurnEvents`]: a turn's optional events (user shell command, time reminder, interrupt,
 //!   hook and additional context, sub-agent status, network rule, approved prefix, tool calls),
 //!   each recorded where upstream Codex records it.
-//! - [`run_script`] plays a whole script, or its remaining turns after a rollout.
-//! - [`render_requests_jsonl`] / [`render_requests_layout`] print the requests.
+//! - [`run_script`] plays a whole script, or its remaining turns after a rollout;
+//!   [`play_script`] hands each request to a [`RequestSink`] as soon as it is built.
+//! - [`render_requests_jsonl`] / [`render_requests_layout`] print the requests;
+//!   [`RequestPrinter`] prints each as it comes.
 //!
 //! Runs are deterministic when the script pins `seed`, `current_date`, `timezone` and `shell`:
 //! ids come from per-turn seeded streams, so running to turn k, resuming from the rollout and
@@ -35,6 +37,7 @@ mod sink;
 mod thread;
 
 pub use driver::ContextMode;
+pub use driver::RequestSink;
 pub use driver::ScriptRequest;
 pub use driver::ScriptedSession;
 pub use driver::SessionEnvironment;
@@ -55,6 +58,8 @@ pub use format::Script;
 pub use format::SessionContinuity;
 pub use format::TURN_KEYS;
 pub use format::TurnScript;
+pub use render::RequestPrinter;
+pub use render::RequestsFormat;
 pub use render::render_requests_jsonl;
 pub use render::render_requests_layout;
 pub use responder::ModelResponse;
@@ -62,9 +67,11 @@ pub use responder::ScriptedReplies;
 pub use responder::TurnResponder;
 pub use runner::ScriptRun;
 pub use runner::ScriptStart;
+pub use runner::play_script;
 pub use runner::run_script;
 pub use settings::CodexHome;
 pub use settings::SettingsLayer;
 pub use settings::load_config;
+pub use settings::load_continued_config;
 pub use sink::ScriptSink;
 pub use thread::recorded_settings;

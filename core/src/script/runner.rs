@@ -3,6 +3,7 @@
 use codex_protocol::RolloutLine;
 
 use super::ContextMode;
+use super::RequestSink;
 use super::Script;
 use super::ScriptError;
 use super::ScriptRequest;
@@ -36,14 +37,8 @@ pub enum ScriptStart<'a> {
     },
 }
 
-/// Runs `script` from `start` to its end; lines go to `sink`.
-///
-/// The thread is created under the script's `session` settings (and a first turn's `resume`
-/// settings), as upstream creates a thread from configuration: a first turn's `set` is then
-/// applied as an operation on the new thread, so the thread keeps the instructions of the model
-/// it was created with. Before each turn, the settings of a `resume` object apply first (the
-/// restarted process's configuration), then each `set` operation in order; turn `i` runs under
-/// `session` and everything turns `0..=i` set.
+/// Runs `script` from `start` to its end, keeping every request; lines go to `sink`. See
+/// [`play_script`].
 pub fn run_script(
     script: &Script,
     env: &SessionEnvironment,
@@ -52,6 +47,30 @@ pub fn run_script(
     mode: ContextMode,
     responder: &mut dyn TurnResponder,
 ) -> Result<ScriptRun, ScriptError> {
+    let mut requests = Vec::new();
+    let rollout = play_script(script, env, start, sink, mode, responder, &mut requests)?;
+    Ok(ScriptRun { requests, rollout })
+}
+
+/// Runs `script` from `start` to its end; each request goes to `requests` as it is produced,
+/// rollout lines go to `sink`, which is finished (a new rollout file renamed into place) once
+/// the last turn ran. Returns the rollout lines written.
+///
+/// The thread is created under the script's `session` settings (and a first turn's `resume`
+/// settings), as upstream creates a thread from configuration: a first turn's `set` is then
+/// applied as an operation on the new thread, so the thread keeps the instructions of the model
+/// it was created with. Before each turn, the settings of a `resume` object apply first (the
+/// restarted process's configuration), then each `set` operation in order; turn `i` runs under
+/// `session` and everything turns `0..=i` set.
+pub fn play_script(
+    script: &Script,
+    env: &SessionEnvironment,
+    start: ScriptStart<'_>,
+    sink: ScriptSink,
+    mode: ContextMode,
+    responder: &mut dyn TurnResponder,
+    requests: &mut dyn RequestSink,
+) -> Result<Vec<RolloutLine>, ScriptError> {
     let first_turn = match start {
         ScriptStart::Beginning => 0,
         ScriptStart::Resume { turn, .. } => turn,
@@ -64,7 +83,6 @@ pub fn run_script(
         layers.extend(&turn.set);
     }
     let mut state = RunState::Pending(sink);
-    let mut requests = Vec::new();
     for (index, turn) in script.turns.iter().enumerate().skip(first_turn) {
         let location = format!("{}: turns[{index}]", script.name);
         if let SessionContinuity::ResumeFromRollout { restart } = &turn.continuity {
@@ -88,14 +106,14 @@ pub fn run_script(
             config = load_config(&layers, &env.codex_home, &env.config_env, &location)?;
             session.apply_settings(&config)?;
         }
-        requests.extend(session.run_turn_steps(&config, turn, responder)?);
+        session.run_turn_steps(&config, turn, responder, requests)?;
         state = RunState::Running(Box::new(session));
     }
-    let rollout = match state {
-        RunState::Pending(sink) => sink.into_lines(),
-        RunState::Running(session) => session.into_sink().into_lines(),
+    let sink = match state {
+        RunState::Pending(sink) => sink,
+        RunState::Running(session) => session.into_sink(),
     };
-    Ok(ScriptRun { requests, rollout })
+    Ok(sink.finish()?)
 }
 
 /// Before the first turn run the sink waits; afterwards the session owns it.

@@ -19,6 +19,7 @@ use crate::config::ConfigToml;
 use crate::config::Feature;
 use crate::config::KNOWN_KEYS;
 use crate::config::SkillsToml;
+use crate::config::check_working_directory;
 
 /// Keys whose values are paths; relative ones resolve against the layer's folder.
 const PATH_KEYS: [&str; 3] = ["cwd", "model_catalog", "model_instructions_file"];
@@ -148,14 +149,17 @@ impl SettingsLayer {
             serde_json::to_value(item.summary),
         );
         let mut layer = Self::from_json(origin, &entries, Path::new("/"))?;
-        // A recorded cwd may be gone on this machine; a later layer can still replace it, so its
-        // existence is checked once the configuration is loaded.
-        layer.overrides.push(CliOverride {
-            raw: format!("cwd={}", item.cwd.display()),
-            path: vec!["cwd".to_string()],
-            value: toml::Value::String(item.cwd.display().to_string()),
-        });
+        // A recorded cwd may be gone on this machine; [`load_continued_config`] replaces it then.
+        layer.overrides.push(cwd_override(&item.cwd));
         Ok(layer)
+    }
+
+    /// A layer that sets only `cwd` to `dir` (not checked here: loading checks it).
+    pub fn cwd(origin: impl Into<String>, dir: &Path) -> Self {
+        Self {
+            origin: origin.into(),
+            overrides: vec![cwd_override(dir)],
+        }
     }
 
     /// Where the layer came from, for messages.
@@ -264,6 +268,14 @@ impl SettingsLayer {
     }
 }
 
+fn cwd_override(dir: &Path) -> CliOverride {
+    CliOverride {
+        raw: format!("cwd={}", dir.display()),
+        path: vec!["cwd".to_string()],
+        value: toml::Value::String(dir.display().to_string()),
+    }
+}
+
 /// A JSON value as the TOML value config layers hold.
 fn json_to_toml(value: &Value) -> Result<toml::Value, String> {
     Ok(match value {
@@ -317,11 +329,43 @@ pub fn load_config(
     for warning in &config.warnings {
         tracing::warn!("{location}: {warning}");
     }
-    if !config.cwd.is_dir() {
-        return Err(ScriptError::invalid(
-            location,
-            format!("working directory {} does not exist", config.cwd.display()),
-        ));
+    check_working_directory(&config.cwd)
+        .map_err(|error| ScriptError::invalid(location, error.to_string()))?;
+    Ok(config)
+}
+
+/// Loads the configuration a thread continued from its rollout runs with: `recorded` (the
+/// settings the rollout recorded, see [`SettingsLayer::recorded`]), then `later` layers, as
+/// [`load_config`] does.
+///
+/// A recorded cwd that does not exist here (the rollout was recorded on another machine, or the
+/// folder was removed) is not an error: the thread continues in the cwd a later layer sets,
+/// else in the current directory, and one warning names both. The next request then tells the
+/// model that the working directory changed.
+pub fn load_continued_config(
+    recorded: &SettingsLayer,
+    later: &[&SettingsLayer],
+    codex_home: &CodexHome,
+    env: &ConfigEnv,
+    location: &str,
+) -> Result<Config, ScriptError> {
+    let gone = recorded
+        .path("cwd")
+        .filter(|cwd| check_working_directory(cwd).is_err());
+    let fallback = match (&gone, &env.current_dir) {
+        (Some(_), Some(current)) => Some(SettingsLayer::cwd("current directory", current)),
+        (Some(_) | None, _) => None,
+    };
+    let mut layers = vec![recorded];
+    layers.extend(&fallback);
+    layers.extend(later);
+    let config = load_config(&layers, codex_home, env, location)?;
+    if let Some(recorded_cwd) = gone {
+        tracing::warn!(
+            "the rollout's working directory {} does not exist here; continuing in {}",
+            recorded_cwd.display(),
+            config.cwd.display()
+        );
     }
     Ok(config)
 }

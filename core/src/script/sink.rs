@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use codex_protocol::RolloutLine;
+use codex_utils_fs::Existing;
 
 use crate::rollout::LineOrdinals;
 use crate::rollout::LoadedRollout;
@@ -13,7 +14,7 @@ use crate::session::RolloutSink;
 use crate::session::RolloutSinkError;
 
 /// The lines one session run wrote, in order, optionally also appended to a rollout file (each
-/// line whole and flushed before the next is produced).
+/// line whole and flushed before the next is produced). [`ScriptSink::finish`] ends the run.
 #[derive(Debug, Default)]
 pub struct ScriptSink {
     lines: Vec<RolloutLine>,
@@ -26,15 +27,17 @@ impl ScriptSink {
         Self::default()
     }
 
-    /// Starts `path` afresh (an existing file is replaced) and writes every line to it too.
-    pub fn create_file(path: &Path) -> Result<Self, RolloutError> {
-        std::fs::write(path, b"").map_err(|source| RolloutError::Create {
-            path: path.to_path_buf(),
-            source,
-        })?;
+    /// Writes every line to a new rollout at `path` too, by way of a temporary file beside it
+    /// that [`ScriptSink::finish`] renames into place: until then an existing file there is left
+    /// as it was (and replaced only with [`Existing::Replace`]).
+    pub fn new_file(path: &Path, existing: Existing) -> Result<Self, RolloutError> {
         Ok(Self {
             lines: Vec::new(),
-            file: Some(RolloutWriter::open_existing(path, LineOrdinals::Omitted)?),
+            file: Some(RolloutWriter::staged(
+                path,
+                existing,
+                LineOrdinals::Omitted,
+            )?),
         })
     }
 
@@ -55,8 +58,13 @@ impl ScriptSink {
         &self.lines
     }
 
-    pub fn into_lines(self) -> Vec<RolloutLine> {
-        self.lines
+    /// Ends the run: a new rollout file is renamed into place (an appended one has its lines
+    /// already). Returns every line written.
+    pub fn finish(self) -> Result<Vec<RolloutLine>, RolloutError> {
+        if let Some(file) = self.file {
+            file.finish()?;
+        }
+        Ok(self.lines)
     }
 }
 

@@ -23,6 +23,7 @@ use codex_protocol::FunctionCallOutputPayload;
 use codex_protocol::ResponseItem;
 use jiff::Timestamp;
 
+use super::RequestSink;
 use super::ScriptRequest;
 use super::ScriptedSession;
 use crate::client::TokenUsage;
@@ -93,35 +94,29 @@ impl EventState {
     }
 }
 
-/// The requests one turn sent.
-pub(super) struct TurnRequests {
-    pub first: ScriptRequest,
-    /// The request after the tool outputs, when the first response called tools.
-    pub follow_up: Option<ScriptRequest>,
-}
-
 impl ScriptedSession<'_> {
     /// Runs one turn under `config` (compaction when it asks, its events, the context updates,
     /// the user's message, the model's output from `responder` or its scripted tool calls, the
-    /// turn's end) and returns every request it sent, one per sampling step.
+    /// turn's end), handing every request it sends (one per sampling step) to `requests` as
+    /// soon as it is built.
     pub fn run_turn_steps(
         &mut self,
         config: &Config,
         turn: &TurnScript,
         responder: &mut dyn TurnResponder,
-    ) -> Result<Vec<ScriptRequest>, ScriptError> {
-        let requests = self.play_turn(config, turn, responder)?;
-        Ok(std::iter::once(requests.first)
-            .chain(requests.follow_up)
-            .collect())
+        requests: &mut dyn RequestSink,
+    ) -> Result<(), ScriptError> {
+        self.play_turn(config, turn, responder, requests).map(drop)
     }
 
+    /// [`ScriptedSession::run_turn_steps`], returning the turn's first request too.
     pub(super) fn play_turn(
         &mut self,
         config: &Config,
         turn: &TurnScript,
         responder: &mut dyn TurnResponder,
-    ) -> Result<TurnRequests, ScriptError> {
+        requests: &mut dyn RequestSink,
+    ) -> Result<ScriptRequest, ScriptError> {
         seed_stream(&self.ids, config, IdStream::Turn(self.turns_started))?;
         if let Some(summary) = &turn.compact {
             self.session.compact(summary)?;
@@ -173,6 +168,7 @@ impl ScriptedSession<'_> {
         }
         self.record_time_reminder_if_due(config, turn.events.time_reminder)?;
         let first = self.step_request(position, 0, &context, world_state)?;
+        requests.request(&first)?;
         let (outputs, usage) = match turn.events.tool_calls.as_slice() {
             [] => {
                 let response = responder.respond(turn, &first.body)?;
@@ -198,28 +194,23 @@ impl ScriptedSession<'_> {
                 self.session
                     .record_injected_items(vec![marker.into_response_item()])?;
                 self.session.abort_turn(TurnAbortReason::Interrupted)?;
-                return Ok(TurnRequests {
-                    first,
-                    follow_up: None,
-                });
+                return Ok(first);
             }
         }
-        let follow_up = if turn.events.tool_calls.is_empty() {
-            None
-        } else {
+        if !turn.events.tool_calls.is_empty() {
             context.approved_command_prefixes =
                 self.events.approved_prefixes.iter().cloned().collect();
             self.record_time_reminder_if_due(config, TimeReminder::WhenDue)?;
             self.session.record_step_world_state_if_changed(&context)?;
             let world_state = self.session.world_state_baseline().cloned();
             let request = self.step_request(position, 1, &context, world_state)?;
+            requests.request(&request)?;
             let response = responder.respond(turn, &request.body)?;
             self.session.record_model_output(response.items)?;
             self.record_token_count(&context, response.usage)?;
-            Some(request)
-        };
+        }
         self.session.complete_turn()?;
-        Ok(TurnRequests { first, follow_up })
+        Ok(first)
     }
 
     fn step_request(
