@@ -29,7 +29,6 @@ use codex_prompts::TemplateSet;
 use codex_protocol::AskForApproval;
 use codex_protocol::Personality;
 use codex_protocol::SandboxMode;
-use codex_protocol::openai_models::ModelInfo;
 use tracing::warn;
 
 use crate::catalog::CatalogArgs;
@@ -162,19 +161,25 @@ pub fn assemble(args: &TurnArgs) -> anyhow::Result<AssembledTurn> {
             ..FirstTurnOptions::default()
         },
     )?;
-    warn_if_over_context_window(&first.request, &turn.model);
+    warn_if_over_context_window(&first.request, turn.model.context_window);
     Ok(AssembledTurn { turn, first })
 }
 
-/// Warns when `request` is larger than `model`'s context window (the endpoint would refuse it).
-pub fn warn_if_over_context_window(request: &ResponsesRequest, model: &ModelInfo) {
-    if let Some(tokens) = context_window_excess(request, model.context_window) {
-        warn!(
-            "the request is {tokens} tokens, more than the {}-token context window of model `{}`",
-            model.context_window.unwrap_or_default(),
-            model.slug
-        );
-    }
+/// Warns when `request` is larger than its model's `context_window` (the endpoint would refuse
+/// it); says whether it warned.
+pub fn warn_if_over_context_window(
+    request: &ResponsesRequest,
+    context_window: Option<i64>,
+) -> bool {
+    let Some(tokens) = context_window_excess(request, context_window) else {
+        return false;
+    };
+    warn!(
+        "the request is {tokens} tokens, more than the {}-token context window of model `{}`",
+        context_window.unwrap_or_default(),
+        request.model
+    );
+    true
 }
 
 /// Loads configuration, discovers AGENTS.md and builds the turn context (warnings go to stderr,

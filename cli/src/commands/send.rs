@@ -138,7 +138,7 @@ fn run_turn<S: RolloutSink>(
         &ids,
         ContentItemKindsPolicy::Strip,
     )?;
-    warn_if_over_context_window(&request, &turn.model);
+    warn_if_over_context_window(&request, turn.model.context_window);
     // The same bytes `request` prints for a request.
     let body = RequestBody::from_bytes(serde_json::to_string_pretty(&request)? + "\n");
     let headers = RequestHeaders {

@@ -34,6 +34,7 @@ use codex_core::script::recorded_settings;
 use codex_core::script::render_requests_layout;
 use codex_prompts::TemplateSet;
 
+use super::request::warn_if_over_context_window;
 use crate::catalog::CatalogArgs;
 use crate::endpoint::EndpointArgs;
 use crate::endpoint::LiveReplies;
@@ -266,6 +267,7 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
     let mut output = RunOutput {
         printer: RequestPrinter::new(std::io::stdout(), format),
         bodies: args.stats.then(Vec::new),
+        warned_over_context_window: false,
     };
     play_script(
         &script,
@@ -283,16 +285,23 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
     })
 }
 
-/// Where `session run` sends each request: printed at once, its body kept for `--stats`.
+/// Where `session run` sends each request: printed at once, its body kept for `--stats`. The
+/// first request larger than its model's context window is warned about; later ones are not
+/// measured again (history only grows, so they would repeat the warning).
 struct RunOutput<W: std::io::Write> {
     printer: RequestPrinter<W>,
     bodies: Option<Vec<ResponsesRequest>>,
+    warned_over_context_window: bool,
 }
 
 impl<W: std::io::Write> RequestSink for RunOutput<W> {
     fn request(&mut self, request: &ScriptRequest) -> Result<(), ScriptError> {
         if let Some(bodies) = &mut self.bodies {
             bodies.push(request.body.clone());
+        }
+        if !self.warned_over_context_window {
+            self.warned_over_context_window =
+                warn_if_over_context_window(&request.body, request.context_window);
         }
         self.printer.request(request)
     }
@@ -412,6 +421,7 @@ fn render_next_request(
     format: NextRequestFormat,
     request: ScriptRequest,
 ) -> anyhow::Result<String> {
+    warn_if_over_context_window(&request.body, request.context_window);
     Ok(match format {
         NextRequestFormat::Json => serde_json::to_string_pretty(&request.body)? + "\n",
         NextRequestFormat::Layout => render_requests_layout(&[request])?,

@@ -141,8 +141,9 @@ fn named_pipes_among_templates_and_agents_md_are_skipped_with_a_warning() {
         (
             Some(0),
             format!(
-                " WARN entry in the prompts directory is neither a file nor a directory; \
-                 ignoring it path={}\n WARN Project doc skipped: `{}` is not a regular file.\n",
+                "codex-context: warning: {} in the prompts directory is neither a file nor a \
+                 directory and is ignored\ncodex-context: warning: Project doc skipped: `{}` is not \
+                 a regular file.\n",
                 prompts.join("pipe.md").display(),
                 project.join("AGENTS.override.md").display()
             )
@@ -198,7 +199,7 @@ fn an_agents_md_symlink_loop_costs_only_itself() {
         (
             Some(0),
             format!(
-                " WARN Project doc skipped: cannot inspect `{}`: {loop_error}.\n",
+                "codex-context: warning: Project doc skipped: cannot inspect `{}`: {loop_error}.\n",
                 looped.display()
             )
         )

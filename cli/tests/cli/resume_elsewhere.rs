@@ -77,7 +77,7 @@ impl Machine {
     /// The warning a continued thread prints, moving from the removed `project` to `now_in`.
     fn warning(&self, now_in: &str) -> String {
         format!(
-            " WARN the rollout's working directory {} does not exist here; continuing in {}\n",
+            "codex-context: warning: the rollout's working directory {} does not exist here; continuing in {}\n",
             self.path("project").display(),
             self.path(now_in).display()
         )

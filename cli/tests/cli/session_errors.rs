@@ -243,7 +243,7 @@ fn recorded_cwd_that_is_gone() {
         (
             Some(0),
             format!(
-                " WARN the rollout's working directory {} does not exist here; continuing in {}\n",
+                "codex-context: warning: the rollout's working directory {} does not exist here; continuing in {}\n",
                 gone.display(),
                 dir.path().display()
             )

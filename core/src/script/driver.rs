@@ -88,6 +88,8 @@ pub struct ScriptRequest {
     pub body: ResponsesRequest,
     /// The base instructions in effect (layouts show them as a placeholder).
     pub base_instructions: String,
+    /// The context window of the model the request is for, when its catalog entry gives one.
+    pub context_window: Option<i64>,
     /// The world-state baseline once the turn's context updates were recorded.
     pub world_state: Option<WorldStateSnapshot>,
 }

@@ -225,6 +225,7 @@ impl ScriptedSession<'_> {
             step,
             body: self.build_request(context)?,
             base_instructions: context.base_instructions.text().to_string(),
+            context_window: context.model.context_window,
             world_state,
         })
     }
