@@ -17,6 +17,7 @@ mod merge_patch;
 mod models;
 mod models_refresh;
 mod output_safety;
+mod readme;
 mod request;
 mod resume_elsewhere;
 mod send;
