@@ -199,7 +199,13 @@ fn real_codex(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
         .init();
     let target_dir = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .map(|dir| if dir.is_absolute() { dir } else { root.join(dir) })
+        .map(|dir| {
+            if dir.is_absolute() {
+                dir
+            } else {
+                root.join(dir)
+            }
+        })
         .unwrap_or_else(|| root.join("target"));
     let cache = xtask::real_codex::default_cache(
         std::env::var_os(xtask::real_codex::CACHE_ENV).as_deref(),
@@ -217,7 +223,10 @@ fn real_codex(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
             let required = std::env::var(xtask::real_codex::REQUIRED_ENV).is_ok_and(|v| v == "1");
             out(&format!("real-codex: skipped: {reason}\n"));
             if required {
-                eprintln!("real-codex: {}=1, so a skip is a failure", xtask::real_codex::REQUIRED_ENV);
+                eprintln!(
+                    "real-codex: {}=1, so a skip is a failure",
+                    xtask::real_codex::REQUIRED_ENV
+                );
                 ExitCode::FAILURE
             } else {
                 ExitCode::SUCCESS

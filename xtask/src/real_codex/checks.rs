@@ -121,10 +121,16 @@ fn body_differences(a: Vec<Value>, b: Vec<Value>) -> Vec<String> {
 fn invocation_findings(invocation: &Invocation) -> Vec<String> {
     let mut findings = Vec::new();
     if let Some(failure) = &invocation.failure {
-        findings.push(format!("codex-context {} failed: {failure}", invocation.label));
+        findings.push(format!(
+            "codex-context {} failed: {failure}",
+            invocation.label
+        ));
     }
     for warning in &invocation.warnings {
-        findings.push(format!("codex-context {} warned: {warning}", invocation.label));
+        findings.push(format!(
+            "codex-context {} warned: {warning}",
+            invocation.label
+        ));
     }
     findings
 }
@@ -139,6 +145,19 @@ fn first_request(real: &RealRun, ours: &OursRun) -> Cell {
         None => Vec::new(),
     };
     findings.extend(request_differences.iter().cloned());
+    if let Some(body) = &ours.request.body
+        && real_first.body.get("model") != body.get("model")
+    {
+        let show = |body: &Value| {
+            body.get("model")
+                .map_or("absent".to_string(), ToString::to_string)
+        };
+        findings.push(format!(
+            "request 1: model: {} != {}",
+            show(&real_first.body),
+            show(body)
+        ));
+    }
     findings.extend(invocation_findings(&ours.send));
     if let Some(body) = &ours.send.body {
         for difference in body_differences(vec![real_first.body.clone()], vec![body.clone()]) {

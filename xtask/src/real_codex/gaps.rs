@@ -51,11 +51,15 @@ pub struct FindingPlace<'a> {
 
 impl Gap {
     pub fn matches(&self, place: FindingPlace<'_>, text: &str) -> bool {
-        let allowed = |list: &[String], value: &str| list.is_empty() || list.iter().any(|v| v == value);
+        let allowed =
+            |list: &[String], value: &str| list.is_empty() || list.iter().any(|v| v == value);
         allowed(&self.versions, place.version)
             && allowed(&self.scenarios, place.scenario)
             && allowed(&self.columns, place.column)
-            && self.patterns.iter().any(|pattern| text.contains(pattern.as_str()))
+            && self
+                .patterns
+                .iter()
+                .any(|pattern| text.contains(pattern.as_str()))
     }
 }
 

@@ -166,7 +166,13 @@ fn answer(request: &RecordedRequest, state: &Mutex<State>) -> (&'static str, Vec
         let events = reply_events(state.response_number, reply.as_ref());
         return ("text/event-stream", sse_body(&events).into_bytes());
     }
-    if request.method == "GET" && request.path.split('?').next().unwrap_or("").ends_with("/models")
+    if request.method == "GET"
+        && request
+            .path
+            .split('?')
+            .next()
+            .unwrap_or("")
+            .ends_with("/models")
     {
         return ("application/json", br#"{"models":[]}"#.to_vec());
     }
@@ -190,8 +196,12 @@ pub fn reply_events(number: u64, reply: Option<&Reply>) -> Vec<Value> {
                 "name": call.name,
                 "arguments": call.arguments.to_string(),
             });
-            events.push(json!({"type": "response.output_item.added", "output_index": 0, "item": item}));
-            events.push(json!({"type": "response.output_item.done", "output_index": 0, "item": item}));
+            events.push(
+                json!({"type": "response.output_item.added", "output_index": 0, "item": item}),
+            );
+            events.push(
+                json!({"type": "response.output_item.done", "output_index": 0, "item": item}),
+            );
         }
         None => {
             let text = reply
@@ -240,7 +250,10 @@ pub fn sse_body(events: &[Value]) -> String {
     events
         .iter()
         .map(|event| {
-            let kind = event.get("type").and_then(Value::as_str).unwrap_or("message");
+            let kind = event
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("message");
             format!("event: {kind}\ndata: {event}\n\n")
         })
         .collect()

@@ -51,6 +51,8 @@ pub const VERSIONS: [&str; 2] = ["0.149.1", "0.171.0"];
 /// When set to `1`, a skipped run is a failure (CI).
 pub const REQUIRED_ENV: &str = "CODEX_REAL_REQUIRED";
 const GIT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Cargo settings a nested build keeps.
+const KEPT_CARGO_VARS: [&str; 3] = ["CARGO_HOME", "CARGO_TARGET_DIR", "CARGO_TERM_COLOR"];
 
 /// How to run the harness.
 #[derive(Debug, Clone)]
@@ -172,6 +174,14 @@ fn build_codex_context(root: &Path, target_dir: &Path) -> Result<PathBuf, XtaskE
     command
         .current_dir(root)
         .args(["build", "--quiet", "--locked", "-p", "codex-cli"]);
+    // What `cargo run` set for this process would change build-script inputs of the
+    // dependencies (and make the next `cargo xtask` rebuild them again).
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if name.starts_with("CARGO_") && !KEPT_CARGO_VARS.contains(&name.as_ref()) {
+            command.env_remove(name.as_ref());
+        }
+    }
     let status = command.status().map_err(|source| XtaskError::Spawn {
         command: format!("{command:?}"),
         source,
@@ -199,7 +209,9 @@ fn run_one(
         std::fs::remove_dir_all(run_dir)
             .map_err(|error| format!("cannot clear {}: {error}", run_dir.display()))?;
     }
-    let cwd = scenario.materialize(run_dir).map_err(|error| error.to_string())?;
+    let cwd = scenario
+        .materialize(run_dir)
+        .map_err(|error| error.to_string())?;
     init_git(&run_dir.join(scenario::REPO_DIR), run_dir)?;
     let mock = MockServer::start(&scenario.replies)
         .map_err(|error| format!("cannot start the mock: {error}"))?;
@@ -214,8 +226,31 @@ fn run_one(
     save_requests(&run_dir.join("real/requests.json"), &real.requests);
     let ours = ours::run_ours(codex_context, scenario, run_dir, &cwd, &real);
     let prefix = run_dir.display().to_string();
-    let normalise = |text: &str| text.replace(&prefix, "<run>");
+    let normalise = |text: &str| normalise_text(text, &prefix);
     Ok(check_run(&real, &ours, catalog, &normalise))
+}
+
+/// A finding as the table shows it: the run folder as `<run>`, and no line numbers after
+/// `config.toml:` (they move with the scenario's configuration).
+pub fn normalise_text(text: &str, run_dir: &str) -> String {
+    let text = text.replace(run_dir, "<run>");
+    let marker = "config.toml:";
+    let mut normalised = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(index) = rest.find(marker) {
+        let after = &rest[index + marker.len()..];
+        let digits = after.chars().take_while(char::is_ascii_digit).count();
+        normalised.push_str(&rest[..index + marker.len()]);
+        rest = match after[digits..].strip_prefix(':') {
+            Some(tail) if digits > 0 => tail.trim_start_matches(' '),
+            _ => after,
+        };
+        if digits > 0 {
+            normalised.push(' ');
+        }
+    }
+    normalised.push_str(rest);
+    normalised
 }
 
 /// `git init` and one commit of everything in `repo`, with an identity of its own.
@@ -242,7 +277,11 @@ fn init_git(repo: &Path, run_dir: &Path) -> Result<(), String> {
         let outcome = process::run_with_timeout(&mut command, process::RunLimits::new(GIT_TIMEOUT))
             .map_err(|error| format!("cannot run git: {error}"))?;
         if !outcome.succeeded() {
-            return Err(format!("git {} failed: {}", args.join(" "), outcome.stderr.trim()));
+            return Err(format!(
+                "git {} failed: {}",
+                args.join(" "),
+                outcome.stderr.trim()
+            ));
         }
     }
     Ok(())

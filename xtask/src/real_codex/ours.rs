@@ -92,7 +92,10 @@ pub fn run_ours(
         invocation(label, &mut command)
     };
 
-    let request = invoke("request", &[vec!["request".to_string()], turn_args.clone()].concat());
+    let request = invoke(
+        "request",
+        &[vec!["request".to_string()], turn_args.clone()].concat(),
+    );
 
     let (send, send_request) = match MockServer::start(&[]) {
         Ok(mock) => {
@@ -107,7 +110,10 @@ pub fn run_ours(
                 ours_rollout.display().to_string(),
             ]);
             let mut send = invoke("send", &args);
-            let recorded = mock.recorded().into_iter().find(RecordedRequest::is_responses);
+            let recorded = mock
+                .recorded()
+                .into_iter()
+                .find(RecordedRequest::is_responses);
             send.body = recorded.as_ref().map(|request| request.body.clone());
             if send.body.is_none() && send.failure.is_none() {
                 send.failure = Some("send made no /responses request".to_string());
@@ -153,7 +159,10 @@ pub fn run_ours(
             DEFAULT_REPLY_TEXT.into(),
             "--write".into(),
         ]);
-        chain.push(invoke(&format!("session resume --write (step {number})"), &args));
+        chain.push(invoke(
+            &format!("session resume --write (step {number})"),
+            &args,
+        ));
     }
     OursRun {
         request,

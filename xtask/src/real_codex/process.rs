@@ -60,8 +60,14 @@ pub fn run_with_timeout(command: &mut Command, limits: RunLimits) -> std::io::Re
     let mut child = command.spawn()?;
     let pid = child.id();
     let readers = [
-        child.stdout.take().map(|pipe| Box::new(pipe) as Box<dyn Read + Send>),
-        child.stderr.take().map(|pipe| Box::new(pipe) as Box<dyn Read + Send>),
+        child
+            .stdout
+            .take()
+            .map(|pipe| Box::new(pipe) as Box<dyn Read + Send>),
+        child
+            .stderr
+            .take()
+            .map(|pipe| Box::new(pipe) as Box<dyn Read + Send>),
     ]
     .map(|pipe| {
         std::thread::spawn(move || {

@@ -145,7 +145,10 @@ pub fn run_real(
         let before = mock.recorded().len();
         let mut command = Command::new(binary);
         isolated_env(&mut command, run_dir);
-        command.current_dir(cwd).env("RUST_LOG", RUST_LOG).arg("exec");
+        command
+            .current_dir(cwd)
+            .env("RUST_LOG", RUST_LOG)
+            .arg("exec");
         if index > 0 {
             command.args(["resume", "--last"]);
         }
@@ -194,7 +197,10 @@ pub fn run_real(
 pub fn outside_connection(stderr: &str) -> Option<String> {
     stderr
         .lines()
-        .filter_map(|line| line.split_once(CONNECT_LOG).map(|(_, target)| target.trim()))
+        .filter_map(|line| {
+            line.split_once(CONNECT_LOG)
+                .map(|(_, target)| target.trim())
+        })
         .find(|target| {
             !["http://127.0.0.1:", "https://127.0.0.1:"]
                 .iter()
@@ -223,7 +229,10 @@ fn find_rollout(codex_home: &Path) -> Result<PathBuf, String> {
             let path = entry.path();
             if path.is_dir() {
                 pending.push(path);
-            } else if path.extension().is_some_and(|extension| extension == "jsonl") {
+            } else if path
+                .extension()
+                .is_some_and(|extension| extension == "jsonl")
+            {
                 found.push(path);
             }
         }
@@ -231,6 +240,9 @@ fn find_rollout(codex_home: &Path) -> Result<PathBuf, String> {
     match found.as_slice() {
         [one] => Ok(one.clone()),
         [] => Err("the binary wrote no rollout under CODEX_HOME/sessions".to_string()),
-        _ => Err(format!("{} rollouts under CODEX_HOME/sessions", found.len())),
+        _ => Err(format!(
+            "{} rollouts under CODEX_HOME/sessions",
+            found.len()
+        )),
     }
 }

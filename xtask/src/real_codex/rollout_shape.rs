@@ -21,13 +21,29 @@ pub struct RolloutShape {
     pub keys: BTreeMap<String, LineKeys>,
     /// The `state` keys of each `world_state` line, in file order.
     pub world_state_sections: Vec<Vec<String>>,
+    /// Per `turn_context` line, the values of [`TURN_SETTINGS`] (`None` when absent).
+    pub turn_settings: Vec<Vec<Option<String>>>,
     /// Lines that are not JSON objects (1-based numbers).
     pub unreadable: Vec<usize>,
 }
 
+/// `turn_context` settings compared by value: protocol enums and slugs, never ids, paths or
+/// dates. Each is a JSON pointer into the payload.
+pub const TURN_SETTINGS: [&str; 6] = [
+    "/model",
+    "/approval_policy",
+    "/approvals_reviewer",
+    "/sandbox_policy/type",
+    "/personality",
+    "/collaboration_mode/mode",
+];
+
 /// `event_msg/task_started`, `response_item/message`, `turn_context`, ….
 fn line_type(line: &Value) -> String {
-    let kind = line.get("type").and_then(Value::as_str).unwrap_or("<untyped>");
+    let kind = line
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("<untyped>");
     let payload_type = line
         .get("payload")
         .and_then(|payload| payload.get("type"))
@@ -56,6 +72,15 @@ pub fn rollout_shape(text: &str) -> RolloutShape {
         }
         if let Some(Value::Object(payload)) = value.get("payload") {
             entry.payload.extend(payload.keys().cloned());
+            if kind == "turn_context" {
+                let payload = Value::Object(payload.clone());
+                shape.turn_settings.push(
+                    TURN_SETTINGS
+                        .iter()
+                        .map(|pointer| payload.pointer(pointer).map(ToString::to_string))
+                        .collect(),
+                );
+            }
             if kind == "world_state"
                 && let Some(Value::Object(state)) = payload.get("state")
             {
@@ -74,7 +99,9 @@ pub fn shape_differences(a: &RolloutShape, b: &RolloutShape) -> Vec<String> {
     let mut differences = Vec::new();
     for (side, shape) in [("A", a), ("B", b)] {
         if let Some(line) = shape.unreadable.first() {
-            differences.push(format!("rollout: line {line} of {side} is not a JSON object"));
+            differences.push(format!(
+                "rollout: line {line} of {side} is not a JSON object"
+            ));
         }
     }
     for (kind, keys_a) in &a.keys {
@@ -108,6 +135,25 @@ pub fn shape_differences(a: &RolloutShape, b: &RolloutShape) -> Vec<String> {
                 sections_a.join(", "),
                 sections_b.join(", ")
             ));
+        }
+    }
+    for (index, (settings_a, settings_b)) in
+        a.turn_settings.iter().zip(&b.turn_settings).enumerate()
+    {
+        for (pointer, (value_a, value_b)) in
+            TURN_SETTINGS.iter().zip(settings_a.iter().zip(settings_b))
+        {
+            if value_a != value_b {
+                let show =
+                    |value: &Option<String>| value.clone().unwrap_or_else(|| "absent".to_string());
+                differences.push(format!(
+                    "rollout: turn_context {} {}: {} != {}",
+                    index + 1,
+                    pointer.trim_start_matches('/'),
+                    show(value_a),
+                    show(value_b)
+                ));
+            }
         }
     }
     differences.dedup();

@@ -153,7 +153,10 @@ pub fn load_scenarios(dir: &Path) -> Result<Vec<Scenario>, XtaskError> {
     let mut paths = Vec::new();
     for entry in entries {
         let path = entry.map_err(|source| XtaskError::io(dir, source))?.path();
-        if path.extension().is_some_and(|extension| extension == "json") {
+        if path
+            .extension()
+            .is_some_and(|extension| extension == "json")
+        {
             paths.push(path);
         }
     }

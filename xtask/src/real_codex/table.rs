@@ -37,7 +37,9 @@ pub struct Rendered {
 fn code(text: &str) -> String {
     format!(
         "`{}`",
-        text.replace('`', "'").replace('|', "\\|").replace('\n', " ")
+        text.replace('`', "'")
+            .replace('|', "\\|")
+            .replace('\n', " ")
     )
 }
 
@@ -152,7 +154,13 @@ pub fn render(
     text.push_str("\n## Gaps\n\n");
     text.push_str("Every difference, under the gap it belongs to (`examples/real-codex/gaps.toml`: patterns and causes), with the runs that show it as `scenario@release (column)`.\n");
     for gap in gaps {
-        let _ = write!(text, "\n### {}: {}\n\n{}\n", gap.id, gap.title, gap.cause.trim());
+        let _ = write!(
+            text,
+            "\n### {}: {}\n\n{}\n",
+            gap.id,
+            gap.title,
+            gap.cause.trim()
+        );
         match by_gap.get(gap.id.as_str()) {
             None => {
                 problems.push(format!(
@@ -172,7 +180,10 @@ pub fn render(
     if let Some(differences) = by_gap.get("") {
         text.push_str("\n## Differences no gap explains\n\n| difference | runs |\n|---|---|\n");
         for (difference, places) in differences {
-            problems.push(format!("no gap explains `{difference}` ({})", places.join(", ")));
+            problems.push(format!(
+                "no gap explains `{difference}` ({})",
+                places.join(", ")
+            ));
             let _ = writeln!(text, "| {} | {} |", code(difference), places.join(", "));
         }
     }
