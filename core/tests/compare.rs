@@ -641,3 +641,23 @@ fn base_instructions_in_a_developer_message_are_prose() {
     1 requests compared, 3 structural differences
     ");
 }
+
+#[test]
+fn base_instructions_messages_pair_only_with_each_other() {
+    let mut spliced = request_body();
+    let object = spliced.as_object_mut().expect("object");
+    object.shift_remove("instructions");
+    input_mut(&mut spliced).insert(
+        0,
+        json!({"type": "message", "role": "developer",
+               "content": [{"type": "input_text", "text": "You are an agent."}]}),
+    );
+
+    let report = compare_one(spliced, request_body(), ProseMode::Ignore);
+
+    insta::assert_snapshot!(report.render_text(), @r"
+    request 1: instructions: absent != present
+    request 1: input[0]: only in A (message/developer [base_instructions])
+    1 requests compared, 2 structural differences
+    ");
+}

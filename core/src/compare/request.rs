@@ -176,11 +176,13 @@ pub(super) fn compare_request(
             .collect()
     };
     // Items with a role (messages, `additional_tools`) can change in place and are compared
-    // in detail; tool calls and outputs correspond only by signature.
+    // in detail; tool calls and outputs correspond only by signature, and base instructions
+    // sent as a message only to base instructions.
     let alignment = align(&keys(&items_a), &keys(&items_b), |i, j| {
         items_a[i].item_type == items_b[j].item_type
             && items_a[i].role.is_some()
             && items_b[j].role.is_some()
+            && items_a[i].is_base_instructions() == items_b[j].is_base_instructions()
     });
 
     // Item findings are reported in A's order; an item only in B comes just before the first

@@ -53,6 +53,15 @@ pub(super) struct ItemShape<'a> {
 /// Where upstream keeps the content kinds of a message's entries.
 const METADATA_KEY: &str = "internal_chat_message_metadata_passthrough";
 
+impl ItemShape<'_> {
+    /// Whether this is the message a body without `instructions` carries them in.
+    pub(super) fn is_base_instructions(&self) -> bool {
+        self.entries
+            .iter()
+            .any(|entry| matches!(entry.class, EntryClass::BaseInstructions))
+    }
+}
+
 /// The label of base instructions sent as a developer message.
 const BASE_INSTRUCTIONS: &str = "base_instructions";
 
