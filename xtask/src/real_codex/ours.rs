@@ -26,6 +26,8 @@ use super::scenario::CODEX_HOME_DIR;
 use super::scenario::Scenario;
 
 const COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
+/// How `send`'s usage report on standard error starts: not a warning.
+const USAGE_LINE: &str = "usage: ";
 /// The rollout `send` and `session resume --write` build, inside the run folder.
 pub const OURS_ROLLOUT: &str = "ours/rollout.jsonl";
 
@@ -191,7 +193,8 @@ fn invocation(label: &str, command: &mut Command) -> Invocation {
         .stderr
         .lines()
         .map(str::trim)
-        .filter(|line| !line.is_empty())
+        // `send` reports the turn's token usage on standard error.
+        .filter(|line| !line.is_empty() && !line.starts_with(USAGE_LINE))
         .map(str::to_string)
         .collect();
     if !outcome.succeeded() {
