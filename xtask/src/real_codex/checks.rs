@@ -311,3 +311,7 @@ fn rollout_written(real: &RealRun, ours: &OursRun, catalog: &ModelCatalog) -> Ce
     findings.extend(shape_differences(&shapes[0], &shapes[1]));
     Cell::Checked(findings)
 }
+
+#[cfg(test)]
+#[path = "checks_tests.rs"]
+mod tests;

@@ -304,3 +304,7 @@ fn save_requests(path: &Path, requests: &[RecordedRequest]) {
         let _ = std::fs::write(path, text);
     }
 }
+
+#[cfg(test)]
+#[path = "harness_tests.rs"]
+mod tests;
