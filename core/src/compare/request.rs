@@ -432,16 +432,15 @@ fn compare_items(
                         detail,
                     });
                 }
-                if let ProseMode::Show = prose
-                    && text_a != text_b
-                {
-                    findings.prose.push(ProseDifference {
-                        request,
-                        position,
-                        classification: entry_a.label.clone(),
-                        diff: unified_diff(text_a, text_b),
-                    });
-                }
+                push_prose(
+                    findings,
+                    prose,
+                    request,
+                    position,
+                    &entry_a.label,
+                    text_a,
+                    text_b,
+                );
             }
             EntryClass::Text if text_a != text_b => {
                 findings.differences.push(Difference {
@@ -457,19 +456,41 @@ fn compare_items(
                 });
             }
             EntryClass::BaseInstructions => {
-                if let ProseMode::Show = prose
-                    && text_a != text_b
-                {
-                    findings.prose.push(ProseDifference {
-                        request,
-                        position,
-                        classification: entry_a.label.clone(),
-                        diff: unified_diff(text_a, text_b),
-                    });
-                }
+                push_prose(
+                    findings,
+                    prose,
+                    request,
+                    position,
+                    &entry_a.label,
+                    text_a,
+                    text_b,
+                );
             }
             EntryClass::Text | EntryClass::NonText => {}
         }
+    }
+}
+
+/// With [`ProseMode::Show`], the diff of two texts that differ and are prose (compared for
+/// their structure only, if at all).
+fn push_prose(
+    findings: &mut Findings,
+    prose: ProseMode,
+    request: usize,
+    position: Position,
+    classification: &str,
+    a: &str,
+    b: &str,
+) {
+    if let ProseMode::Show = prose
+        && a != b
+    {
+        findings.prose.push(ProseDifference {
+            request,
+            position,
+            classification: classification.to_string(),
+            diff: unified_diff(a, b),
+        });
     }
 }
 
