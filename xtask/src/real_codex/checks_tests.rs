@@ -139,6 +139,16 @@ fn findings(
         .expect("column")
 }
 
+/// The first-request findings when this project built `ours` (headers as the release's).
+fn first_request(ours: Value) -> Cell {
+    findings(
+        Column::FirstRequest,
+        same(),
+        (ours, rollout_lines()),
+        headers(),
+    )
+}
+
 fn same() -> (Value, Vec<Value>) {
     (body(), rollout_lines())
 }
@@ -167,12 +177,7 @@ fn a_removed_item_is_found() {
     let mut ours = body();
     ours["input"].as_array_mut().expect("input").remove(0);
     assert_eq!(
-        findings(
-            Column::FirstRequest,
-            same(),
-            (ours, rollout_lines()),
-            headers()
-        ),
+        first_request(ours),
         lines(&["request 1: input[0]: only in A (message/developer [permissions])"])
     );
 }
@@ -186,12 +191,7 @@ fn an_added_developer_message_is_found() {
                "content": [{"type": "input_text", "text": "Be brief."}]}),
     );
     assert_eq!(
-        findings(
-            Column::FirstRequest,
-            same(),
-            (ours, rollout_lines()),
-            headers()
-        ),
+        first_request(ours),
         lines(&["request 1: input[1]: only in B (message/developer [developer_text])"])
     );
 }
@@ -201,12 +201,7 @@ fn a_missing_tool_is_found() {
     let mut ours = body();
     ours["tools"] = json!([]);
     assert_eq!(
-        findings(
-            Column::FirstRequest,
-            same(),
-            (ours, rollout_lines()),
-            headers()
-        ),
+        first_request(ours),
         lines(&["request 1: tools: tool exec_command only in A"])
     );
 }
@@ -216,12 +211,7 @@ fn an_added_id_is_found() {
     let mut ours = body();
     ours["input"][1]["id"] = json!("msg_1");
     assert_eq!(
-        findings(
-            Column::FirstRequest,
-            same(),
-            (ours, rollout_lines()),
-            headers()
-        ),
+        first_request(ours),
         lines(&["request 1: input[1]: id absent != present"])
     );
 }

@@ -169,22 +169,17 @@ pub fn render(
                 ));
                 text.push_str("\nNo difference belongs to this gap any more.\n");
             }
-            Some(differences) => {
-                text.push_str("\n| difference | runs |\n|---|---|\n");
-                for (difference, places) in differences {
-                    let _ = writeln!(text, "| {} | {} |", code(difference), places.join(", "));
-                }
-            }
+            Some(differences) => push_differences(&mut text, differences),
         }
     }
     if let Some(differences) = by_gap.get("") {
-        text.push_str("\n## Differences no gap explains\n\n| difference | runs |\n|---|---|\n");
+        text.push_str("\n## Differences no gap explains\n");
+        push_differences(&mut text, differences);
         for (difference, places) in differences {
             problems.push(format!(
                 "no gap explains `{difference}` ({})",
                 places.join(", ")
             ));
-            let _ = writeln!(text, "| {} | {} |", code(difference), places.join(", "));
         }
     }
 
@@ -199,6 +194,14 @@ pub fn render(
         );
     }
     Rendered { text, problems }
+}
+
+/// A table of differences and the runs that show them.
+fn push_differences(text: &mut String, differences: &BTreeMap<String, Vec<String>>) {
+    text.push_str("\n| difference | runs |\n|---|---|\n");
+    for (difference, places) in differences {
+        let _ = writeln!(text, "| {} | {} |", code(difference), places.join(", "));
+    }
 }
 
 const HEADER: &str = "# Real Codex CLI parity
