@@ -432,20 +432,11 @@ fn compare_items(
                         detail,
                     });
                 }
-                push_prose(
-                    findings,
-                    prose,
-                    request,
-                    position,
-                    &entry_a.label,
-                    text_a,
-                    text_b,
-                );
             }
             EntryClass::Text if text_a != text_b => {
                 findings.differences.push(Difference {
                     request: Some(request),
-                    position,
+                    position: position.clone(),
                     detail: DifferenceDetail::TextChanged {
                         classification: entry_a.label.clone(),
                         diff: match prose {
@@ -455,18 +446,18 @@ fn compare_items(
                     },
                 });
             }
-            EntryClass::BaseInstructions => {
-                push_prose(
-                    findings,
-                    prose,
-                    request,
-                    position,
-                    &entry_a.label,
-                    text_a,
-                    text_b,
-                );
-            }
-            EntryClass::Text | EntryClass::NonText => {}
+            EntryClass::Text | EntryClass::NonText | EntryClass::BaseInstructions => {}
+        }
+        if let EntryClass::Fragment(_) | EntryClass::BaseInstructions = entry_a.class {
+            push_prose(
+                findings,
+                prose,
+                request,
+                position,
+                &entry_a.label,
+                text_a,
+                text_b,
+            );
         }
     }
 }
