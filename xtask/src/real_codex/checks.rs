@@ -29,6 +29,9 @@ use super::real_run::RealRun;
 use super::rollout_shape::rollout_shape;
 use super::rollout_shape::shape_differences;
 
+/// How findings about a `codex-context` invocation (failures, warnings) start.
+const INVOCATION_PREFIX: &str = "codex-context ";
+
 /// The table's columns, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Column {
@@ -89,6 +92,8 @@ pub fn check_run(
                     let mut lines: Vec<String> =
                         findings.iter().map(|line| normalise(line)).collect();
                     dedup_keep_order(&mut lines);
+                    // What this project's commands said comes after what differs.
+                    lines.sort_by_key(|line| line.starts_with(INVOCATION_PREFIX));
                     Cell::Checked(lines)
                 }
                 Cell::NotApplicable => Cell::NotApplicable,

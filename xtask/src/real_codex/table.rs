@@ -113,13 +113,20 @@ pub fn render(
                         .or_default()
                         .push(format!("{}@{version} ({})", run.scenario, column.title()));
                 }
-                let first = &findings[0];
-                let id = assign(gaps, place(*column), first).map_or("?", |gap| gap.id.as_str());
-                let more = match findings.len() {
-                    1 => String::new(),
-                    n => format!(" (+{})", n - 1),
+                // The first difference with its gap, then how many more and their other gaps.
+                let mut ids: Vec<&str> = Vec::new();
+                for text in findings {
+                    let id = assign(gaps, place(*column), text).map_or("?", |gap| gap.id.as_str());
+                    if !ids.contains(&id) {
+                        ids.push(id);
+                    }
+                }
+                let more = match (findings.len(), ids.len()) {
+                    (1, _) => String::new(),
+                    (n, 1) => format!(" (+{})", n - 1),
+                    (n, _) => format!(" (+{}: {})", n - 1, ids[1..].join(", ")),
                 };
-                let _ = write!(row, " {id}: {}{more} |", code(&shorten(first)));
+                let _ = write!(row, " {}: {}{more} |", ids[0], code(&shorten(&findings[0])));
             }
             rows.push_str(&row);
             rows.push('\n');
@@ -146,7 +153,7 @@ pub fn render(
     text.push_str("\n## Summary\n\n");
     text.push_str(&summaries);
     text.push_str("\n## Runs\n\n");
-    text.push_str("A cell is `equal`, `—` (nothing to compare: one request, one step), or the gap of its first difference, the difference, and how many more follow.\n\n");
+    text.push_str("A cell is `equal`, `—` (nothing to compare: one request, one step), or the gap of its first difference, the difference, and how many more follow with their other gaps.\n\n");
     text.push_str("| scenario | release | first request | later requests | inspect rebuild | resume | rollout written |\n");
     text.push_str("|---|---|---|---|---|---|---|\n");
     text.push_str(&rows);
@@ -214,6 +221,9 @@ scenario of [`examples/real-codex/`](../examples/real-codex/README.md) as a new 
 git repository, its provider pointed at a loopback mock of the Responses API, every start-up
 call-out turned off, and only connections to 127.0.0.1 allowed. This project then builds the
 same turns on the same working directory and CODEX_HOME (`request`, `send`,
-`session resume`), and `compare` checks the structure (prose ignored). In every difference
-`A` is the release and `B` this project.
+`session resume`), and `compare` checks the structure (prose ignored); the harness adds the
+`model`, the HTTP headers, the rollouts' key sets per line type and their `turn_context`
+settings by value. In every difference `A` is the release and `B` this project. Regenerate with
+`cargo xtask real-codex`; `cargo xtask real-codex --check` fails when this file is stale, a run
+fails or a difference belongs to no gap.
 ";
