@@ -60,9 +60,12 @@ fn identical_inputs_have_no_differences() {
 fn volatile_values_are_never_compared() {
     let mut altered = request_body();
     altered["prompt_cache_key"] = json!("thread-2");
-    altered["client_metadata"] = json!({"session_id": "thread-2", "turn_id": "turn-9"});
+    // Other values under the same keys, in another order.
+    altered["client_metadata"] = json!({"turn_id": "turn-9", "session_id": "thread-2"});
     for item in input_mut(&mut altered) {
-        item["id"] = json!("other-id");
+        if item.get("id").is_some() {
+            item["id"] = json!("other-id");
+        }
         if let Some(metadata) = item.get_mut("internal_chat_message_metadata_passthrough") {
             *metadata = json!({"turn_id": "turn-9", "create_time": 1.0});
         }
@@ -235,8 +238,8 @@ fn several_alterations_are_reported_exactly_in_input_order() {
 fn top_level_field_differences() {
     let mut altered = request_body();
     let body = altered.as_object_mut().expect("object");
-    body.remove("instructions");
-    body.remove("include");
+    body.shift_remove("instructions");
+    body.shift_remove("include");
     body["tools"] = json!([
         {"type": "web_search"},
         {"type": "function", "name": "exec_command"},
@@ -256,13 +259,14 @@ fn top_level_field_differences() {
     request 1: instructions: present != absent
     request 1: tools: tool apply_patch only in A
     request 1: tools: tool view_image only in B
+    request 1: tools: tool exec_command keys [name, parameters, type] != [name, type]
     request 1: parallel_tool_calls: true != false
     request 1: reasoning: {"effort":"medium"} != {"effort":"high"}
     request 1: include: present != absent
     request 1: store: false != true
     request 1: stream: true != false
     request 1: text: {"verbosity":"low"} != {"verbosity":"high"}
-    1 requests compared, 9 structural differences
+    1 requests compared, 10 structural differences
     "#);
 }
 
@@ -537,4 +541,123 @@ fn the_json_report_names_positions_and_kinds() {
       "prose_differences": []
     }
     "#);
+}
+
+#[test]
+fn tool_schemas_are_compared_inside_namespaces_without_descriptions() {
+    let namespace = |tools: serde_json::Value| json!([{"type": "namespace", "name": "functions", "description": "d", "tools": tools}]);
+    let mut a = request_body();
+    a["tools"] = namespace(json!([
+        {"type": "function", "name": "exec_command", "description": "Runs.",
+         "parameters": {"type": "object", "properties": {"cmd": {}, "workdir": {}}}},
+        {"type": "custom", "name": "apply_patch", "format": {}},
+        {"type": "function", "name": "get_goal", "parameters": {"type": "object"}}
+    ]));
+    let mut b = request_body();
+    b["tools"] = namespace(json!([
+        {"type": "function", "name": "exec_command", "description": "Runs a command.",
+         "parameters": {"type": "object", "properties": {"cmd": {}}}, "strict": false},
+        {"type": "function", "name": "apply_patch", "parameters": {"type": "object"}}
+    ]));
+
+    let report = compare_one(a, b, ProseMode::Ignore);
+
+    insta::assert_snapshot!(report.render_text(), @r"
+    request 1: tools: tool functions/get_goal only in A
+    request 1: tools: tool functions/exec_command keys [name, parameters, type] != [name, parameters, strict, type]
+    request 1: tools: tool functions/exec_command parameters [cmd, workdir] != [cmd]
+    request 1: tools: tool functions/apply_patch type [custom] != [function]
+    1 requests compared, 4 structural differences
+    ");
+}
+
+#[test]
+fn ids_client_metadata_keys_and_key_order_are_structure() {
+    let mut altered = request_body();
+    let body = altered.as_object_mut().expect("object");
+    let cache_key = body.shift_remove("prompt_cache_key").expect("cache key");
+    body.insert("prompt_cache_key".to_string(), cache_key);
+    body["client_metadata"] = json!({
+        "session_id": "s",
+        "x-codex-turn-metadata": "{\"turn_id\":\"t\",\"sandbox\":\"none\"}"
+    });
+    let mut original = request_body();
+    original["client_metadata"]["x-codex-turn-metadata"] = json!("{\"turn_id\":\"t\"}");
+    input_mut(&mut altered)[1]
+        .as_object_mut()
+        .expect("item")
+        .shift_remove("id");
+
+    let report = compare_one(original, altered, ProseMode::Ignore);
+
+    insta::assert_snapshot!(report.render_text(), @r"
+    request 1: key order [model, instructions, input, tools, tool_choice, parallel_tool_calls, reasoning, store, stream, include, prompt_cache_key, text, client_metadata] != [model, instructions, input, tools, tool_choice, parallel_tool_calls, reasoning, store, stream, include, text, client_metadata, prompt_cache_key]
+    request 1: client_metadata: keys [turn_id] only in A
+    request 1: client_metadata.x-codex-turn-metadata: keys [sandbox] only in B
+    request 1: input[1]: id present != absent
+    1 requests compared, 4 structural differences
+    ");
+}
+
+#[test]
+fn base_instructions_in_a_developer_message_are_prose() {
+    let lite = |text: &str| {
+        let mut body = request_body();
+        let object = body.as_object_mut().expect("object");
+        object.shift_remove("instructions");
+        object.shift_remove("tools");
+        input_mut(&mut body).insert(
+            0,
+            json!({"type": "message", "role": "developer",
+                   "content": [{"type": "input_text", "text": text}]}),
+        );
+        body
+    };
+
+    let report = compare_one(
+        lite("You are one agent."),
+        lite("You are another agent."),
+        ProseMode::Show,
+    );
+
+    assert_eq!(report.differences, Vec::new());
+    assert_eq!(
+        report
+            .prose_differences
+            .iter()
+            .map(|prose| prose.classification.as_str())
+            .collect::<Vec<_>>(),
+        ["base_instructions"]
+    );
+    let with_instructions = compare_one(
+        request_body(),
+        lite("You are one agent."),
+        ProseMode::Ignore,
+    );
+    insta::assert_snapshot!(with_instructions.render_text(), @r"
+    request 1: instructions: present != absent
+    request 1: tools: present != absent
+    request 1: input[0]: only in B (message/developer [base_instructions])
+    1 requests compared, 3 structural differences
+    ");
+}
+
+#[test]
+fn base_instructions_messages_pair_only_with_each_other() {
+    let mut spliced = request_body();
+    let object = spliced.as_object_mut().expect("object");
+    object.shift_remove("instructions");
+    input_mut(&mut spliced).insert(
+        0,
+        json!({"type": "message", "role": "developer",
+               "content": [{"type": "input_text", "text": "You are an agent."}]}),
+    );
+
+    let report = compare_one(spliced, request_body(), ProseMode::Ignore);
+
+    insta::assert_snapshot!(report.render_text(), @r"
+    request 1: instructions: absent != present
+    request 1: input[0]: only in A (message/developer [base_instructions])
+    1 requests compared, 2 structural differences
+    ");
 }

@@ -135,12 +135,14 @@ fn a_changed_second_turn_adds_context_updates_that_an_unchanged_one_lacks() {
     request 2: tools: tool multi_agent_v1 only in A
     request 2: tools: tool apply_patch only in B
     request 2: tools: tool tool_search only in B
+    request 2: tools: tool view_image parameters [path] != [detail, path]
+    request 2: tools: tool web_search keys [external_web_access, type] != [external_web_access, search_content_types, type]
     request 2: reasoning: {"effort":"high","summary":"detailed"} != {"effort":"medium","summary":"auto"}
     request 2: text: absent != present
     request 2: input[3]: only in A (message/developer [model_switch])
     request 2: input[4]: only in A (message/developer [permissions])
     request 2: input[5]: only in A (message/user [environment_context])
-    2 requests compared, 8 structural differences
+    2 requests compared, 10 structural differences
     "#);
 }
 

@@ -9,6 +9,8 @@
 //! - [`upstream_compare`]: the bundled catalog's facts against another catalog.
 //! - [`run_parity`]: upstream's captured scenarios replayed from `examples/upstream/`, and the
 //!   parity table `docs/upstream-parity.md`.
+//! - [`run_real_codex`]: the released Codex CLI run on `examples/real-codex/` against a
+//!   loopback mock and compared with this project, and the table `docs/real-codex-parity.md`.
 
 mod catalog;
 mod diff;
@@ -19,6 +21,7 @@ mod listing;
 mod manifest;
 mod parity;
 mod prompts_check;
+pub mod real_codex;
 mod rust_tokens;
 mod snapshots;
 mod upstream_compare;
@@ -57,6 +60,9 @@ pub use prompts_check::Regeneration;
 pub use prompts_check::TEMPLATES_DIR;
 pub use prompts_check::check_prompts;
 pub use prompts_check::regenerate_prompts;
+pub use real_codex::RealCodexOptions;
+pub use real_codex::RealCodexOutcome;
+pub use real_codex::run_real_codex;
 pub use snapshots::SnapshotRun;
 pub use snapshots::SnapshotRunner;
 pub use snapshots::pending_snapshots;

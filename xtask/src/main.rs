@@ -33,6 +33,14 @@ tasks:
                           rewrite docs/upstream-parity.md; --check fails when it is out of date
                           or a script differs beyond the known gaps. Fixtures: DIR, else
                           $CODEX_UPSTREAM_FIXTURES; without them nothing runs (exit 0)
+  real-codex [--check] [--only SCENARIO]...
+                          install the pinned Codex CLI releases from npm (cache:
+                          $CODEX_REAL_CACHE, else target/real-codex/npm), run each scenario of
+                          examples/real-codex/ with them against a loopback mock, compare with
+                          this project and rewrite docs/real-codex-parity.md; --check fails when
+                          it is out of date, a run fails or a difference belongs to no gap.
+                          Without npm or the registry: \"skipped\" (exit 0; exit 1 when
+                          CODEX_REAL_REQUIRED=1)
   help                    print this message";
 
 /// Exit status for bad input or a task that could not run.
@@ -57,6 +65,7 @@ fn main() -> ExitCode {
         Some("snapshots") => snapshots(&root, &args[1..]),
         Some("upstream-compare") => compare(&root, &args[1..]),
         Some("parity") => parity(&root, &args[1..]),
+        Some("real-codex") => real_codex(&root, &args[1..]),
         Some(other) => {
             eprintln!("xtask: unknown task `{other}`; run `cargo xtask help`");
             Ok(ExitCode::from(EXIT_USAGE))
@@ -158,6 +167,101 @@ fn compare(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    })
+}
+
+fn real_codex(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
+    use xtask::RealCodexOutcome;
+    let mut mode = ParityMode::Regenerate;
+    let mut only = Vec::new();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match (arg.as_str(), rest.clone().next()) {
+            ("--check", _) => mode = ParityMode::Check,
+            ("--only", Some(name)) => {
+                only.push(name.clone());
+                rest.next();
+            }
+            _ => {
+                eprintln!("usage: cargo xtask real-codex [--check] [--only SCENARIO]...");
+                return Ok(ExitCode::from(EXIT_USAGE));
+            }
+        }
+    }
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_target(false)
+        .without_time()
+        .with_writer(std::io::stderr)
+        .init();
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|dir| {
+            if dir.is_absolute() {
+                dir
+            } else {
+                root.join(dir)
+            }
+        })
+        .unwrap_or_else(|| root.join("target"));
+    let cache = xtask::real_codex::default_cache(
+        std::env::var_os(xtask::real_codex::CACHE_ENV).as_deref(),
+        &target_dir,
+    );
+    let options = xtask::RealCodexOptions {
+        mode,
+        only,
+        target_dir,
+        cache,
+    };
+    let outcome = xtask::run_real_codex(root, &options)?;
+    Ok(match outcome {
+        RealCodexOutcome::Skipped { reason } => {
+            let required = std::env::var(xtask::real_codex::REQUIRED_ENV).is_ok_and(|v| v == "1");
+            out(&format!("real-codex: skipped: {reason}\n"));
+            if required {
+                eprintln!(
+                    "real-codex: {}=1, so a skip is a failure",
+                    xtask::real_codex::REQUIRED_ENV
+                );
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        RealCodexOutcome::Ran {
+            runs,
+            problems,
+            doc_stale,
+            elapsed,
+        } => {
+            for problem in &problems {
+                eprintln!("error: {problem}");
+            }
+            let doc = xtask::real_codex::REAL_CODEX_DOC_PATH;
+            match (mode, doc_stale) {
+                (ParityMode::Regenerate, true) => out(&format!("updated {doc}\n")),
+                (ParityMode::Regenerate, false) => out(&format!("{doc} is up to date\n")),
+                (ParityMode::Check, true) => {
+                    eprintln!("error: {doc} is out of date; run `cargo xtask real-codex`");
+                }
+                (ParityMode::Check, false) => {}
+            }
+            out(&format!(
+                "real-codex: {runs} runs in {:.0} s, {} problem(s)\n",
+                elapsed.as_secs_f64(),
+                problems.len()
+            ));
+            let stale_fails = mode == ParityMode::Check && doc_stale;
+            if problems.is_empty() && !stale_fails {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
     })
 }
 

@@ -23,8 +23,11 @@ const EXIT_DIFFERENT: u8 = 1;
 /// A and B are each a request body JSON file, a folder of request-NN.json files, a JSON-lines
 /// file of request bodies, or a rollout (one of them may be `-` for standard input). Requests
 /// are paired in order; their `input` items are aligned and compared by structure: missing,
-/// extra or moved items, roles, content entries and what each entry is (fragment type, or text
-/// people wrote). Fragment prose is not compared, only its fixed structure. A rollout's requests
+/// extra or moved items, roles, `id` presence, content entries and what each entry is (fragment
+/// type, base instructions, or text people wrote). Tools are compared by name, type, keys and
+/// parameter keys (inside namespaces too), `client_metadata` and its turn metadata by key set,
+/// other top-level fields by presence and key order. Fragment prose and tool descriptions are
+/// not compared, only their fixed structure. A rollout's requests
 /// are rebuilt as `inspect` does; when both sides are rollouts their line sequences are compared
 /// too. Exits 0 when structurally equal, 1 when
 /// different, 2 on bad input.

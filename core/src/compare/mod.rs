@@ -6,9 +6,12 @@
 //! - [`compare_inputs`] pairs the requests in order and reports, per pair, the top-level fields
 //!   that differ (`instructions` and `tools` presence, tool names, `parallel_tool_calls`,
 //!   `reasoning`, `include`, `store`, `stream`, `text`) and the `input` items that are missing,
-//!   extra, moved or changed (role, number of content entries, the classification of each
-//!   entry). Items are aligned by a longest common subsequence of their signatures (item type,
-//!   role, tool name, entry classifications).
+//!   extra, moved or changed (role, `id` presence, number of content entries, the
+//!   classification of each entry). Items are aligned by a longest common subsequence of their
+//!   signatures (item type, role, tool name, entry classifications). Tools (in `tools` or an
+//!   `additional_tools` item, inside namespaces too) are compared by name, type, keys and
+//!   parameter keys, never by description; every other top-level field by presence, and the
+//!   top-level keys by order.
 //! - Entries are classified with the fragment registry's
 //!   [`classify`](crate::context::fragment_registry::classify); text inside a recognised
 //!   fragment is prose and only its protocol-fixed structure is compared (the tags of
@@ -16,8 +19,11 @@
 //!   around other fragments). Text nobody injected (what users, assistants and developers
 //!   wrote) is compared as is. [`ProseMode::Show`] adds unified diffs of the prose, which never
 //!   count as structural differences.
-//! - Ids, `create_time`, `turn_id`, `prompt_cache_key` and `client_metadata` are volatile and
-//!   never compared.
+//! - Ids, `create_time`, `turn_id`, `prompt_cache_key` and `client_metadata` are volatile: never
+//!   compared by value. `client_metadata` and the turn-metadata JSON it carries are compared by
+//!   their key sets (in any order). A body without `instructions` whose first message is a
+//!   developer message of plain text carries its base instructions there: that entry is
+//!   `base_instructions`, prose like `instructions`.
 
 mod align;
 mod error;
@@ -25,6 +31,7 @@ mod input;
 mod report;
 mod request;
 mod rollout_lines;
+mod schema;
 mod shape;
 mod structure;
 

@@ -83,6 +83,28 @@ pub enum DifferenceDetail {
         a: Vec<String>,
         b: Vec<String>,
     },
+    /// A tool on both sides whose `type`, keys (prose aside) or parameter keys differ.
+    ToolShape {
+        tool: String,
+        aspect: String,
+        a: Vec<String>,
+        b: Vec<String>,
+    },
+    /// The same top-level keys in another order.
+    KeyOrder {
+        a: Vec<String>,
+        b: Vec<String>,
+    },
+    /// Keys of an object (`client_metadata`, its turn metadata) on one side only.
+    KeysOnlyIn {
+        side: Side,
+        keys: Vec<String>,
+    },
+    /// An item has an `id` on one side only.
+    IdPresence {
+        a: bool,
+        b: bool,
+    },
     /// An item with no counterpart; `shape` is its signature.
     ItemOnlyIn {
         side: Side,
@@ -293,6 +315,18 @@ impl fmt::Display for Difference {
             }
             DifferenceDetail::ToolOrder { a, b } => {
                 write!(f, "tool order {} != {}", list(a), list(b))
+            }
+            DifferenceDetail::ToolShape { tool, aspect, a, b } => {
+                write!(f, "tool {tool} {aspect} {} != {}", list(a), list(b))
+            }
+            DifferenceDetail::KeyOrder { a, b } => {
+                write!(f, "key order {} != {}", list(a), list(b))
+            }
+            DifferenceDetail::KeysOnlyIn { side, keys } => {
+                write!(f, "keys {} only in {side}", list(keys))
+            }
+            DifferenceDetail::IdPresence { a, b } => {
+                write!(f, "id {} != {}", present(*a), present(*b))
             }
             DifferenceDetail::ItemOnlyIn { side, shape } => {
                 write!(f, "only in {side} ({shape})")

@@ -4,20 +4,23 @@ use serde_json::Value;
 
 use super::ProseMode;
 use super::align::align;
-use super::align::common_subsequence;
 use super::report::Difference;
 use super::report::DifferenceDetail;
 use super::report::Position;
 use super::report::ProseDifference;
 use super::report::Side;
+use super::schema::key_set_differences;
+use super::schema::object_keys;
+use super::schema::tool_list_differences;
 use super::shape::EntryClass;
 use super::shape::ItemShape;
+use super::shape::base_instructions_item;
 use super::shape::item_shape;
-use super::shape::tool_names;
 use super::structure::fixed_structure_differences;
 
 /// Top-level fields compared by value. `model`, `prompt_cache_key`, `client_metadata` and the
-/// rest are either volatile or not part of the context's structure.
+/// rest are volatile or not part of the context's structure: only their presence, the order
+/// of all top-level keys and the key sets of [`KEY_SET_FIELDS`] are compared.
 const VALUE_FIELDS: [&str; 6] = [
     "parallel_tool_calls",
     "reasoning",
@@ -26,6 +29,12 @@ const VALUE_FIELDS: [&str; 6] = [
     "stream",
     "text",
 ];
+
+/// Top-level objects compared by their key sets (their values are ids and times).
+const KEY_SET_FIELDS: [&str; 1] = ["client_metadata"];
+
+/// A `client_metadata` entry holding a JSON object, compared by its key set.
+const TURN_METADATA_KEY: &str = "x-codex-turn-metadata";
 
 /// What comparing request pairs has found so far.
 #[derive(Debug, Default)]
@@ -80,7 +89,7 @@ pub(super) fn compare_request(
         b.get("tools").and_then(Value::as_array),
     ) {
         (Some(tools_a), Some(tools_b)) => {
-            for detail in tool_differences(&tool_names(tools_a), &tool_names(tools_b)) {
+            for detail in tool_list_differences(tools_a, tools_b) {
                 findings
                     .differences
                     .push(difference(field("tools"), detail));
@@ -111,11 +120,53 @@ pub(super) fn compare_request(
         };
         findings.differences.push(difference(field(name), detail));
     }
+    if let Some(detail) = key_order_difference(a, b) {
+        findings
+            .differences
+            .push(difference(Position::Request, detail));
+    }
+    for (name, present_a, present_b) in other_field_presence(a, b) {
+        findings.differences.push(difference(
+            field(&name),
+            DifferenceDetail::FieldPresence {
+                a: present_a,
+                b: present_b,
+            },
+        ));
+    }
+    for name in KEY_SET_FIELDS {
+        let (Some(value_a), Some(value_b)) = (a.get(name), b.get(name)) else {
+            continue;
+        };
+        if let (Some(keys_a), Some(keys_b)) = (object_keys(value_a), object_keys(value_b)) {
+            for detail in key_set_differences(&keys_a, &keys_b) {
+                findings.differences.push(difference(field(name), detail));
+            }
+        }
+        if let (Some(meta_a), Some(meta_b)) = (
+            value_a.get(TURN_METADATA_KEY).and_then(object_keys),
+            value_b.get(TURN_METADATA_KEY).and_then(object_keys),
+        ) {
+            for detail in key_set_differences(&meta_a, &meta_b) {
+                findings.differences.push(difference(
+                    field(&format!("{name}.{TURN_METADATA_KEY}")),
+                    detail,
+                ));
+            }
+        }
+    }
 
     let [items_a, items_b] = [a, b].map(|body| {
+        let base_instructions = base_instructions_item(body);
         body.get("input")
             .and_then(Value::as_array)
-            .map(|input| input.iter().map(item_shape).collect::<Vec<_>>())
+            .map(|input| {
+                input
+                    .iter()
+                    .enumerate()
+                    .map(|(index, item)| item_shape(item, base_instructions == Some(index)))
+                    .collect::<Vec<_>>()
+            })
             .unwrap_or_default()
     });
     let keys = |items: &[ItemShape<'_>]| -> Vec<String> {
@@ -125,11 +176,13 @@ pub(super) fn compare_request(
             .collect()
     };
     // Items with a role (messages, `additional_tools`) can change in place and are compared
-    // in detail; tool calls and outputs correspond only by signature.
+    // in detail; tool calls and outputs correspond only by signature, and base instructions
+    // sent as a message only to base instructions.
     let alignment = align(&keys(&items_a), &keys(&items_b), |i, j| {
         items_a[i].item_type == items_b[j].item_type
             && items_a[i].role.is_some()
             && items_b[j].role.is_some()
+            && items_a[i].is_base_instructions() == items_b[j].is_base_instructions()
     });
 
     // Item findings are reported in A's order; an item only in B comes just before the first
@@ -223,27 +276,46 @@ enum PairKind {
     Changed,
 }
 
-/// Tools only on one side, or (same tools) a different order.
-fn tool_differences(a: &[String], b: &[String]) -> Vec<DifferenceDetail> {
-    let common = common_subsequence(a, b);
-    let mut differences = Vec::new();
-    for (side, names, other) in [(Side::A, a, b), (Side::B, b, a)] {
-        for name in names {
-            if !other.contains(name) {
-                differences.push(DifferenceDetail::ToolOnlyIn {
-                    side,
-                    name: name.clone(),
-                });
+/// Fields compared by presence only: every top-level key but `instructions`, `tools` and
+/// the value fields, which are compared above. `(name, in A, in B)` in A's order, then B's.
+fn other_field_presence(a: &Value, b: &Value) -> Vec<(String, bool, bool)> {
+    let compared =
+        |key: &str| key == "instructions" || key == "tools" || VALUE_FIELDS.contains(&key);
+    let (keys_a, keys_b) = (top_level_keys(a), top_level_keys(b));
+    let mut presence = Vec::new();
+    for (keys, other, in_a) in [(&keys_a, &keys_b, true), (&keys_b, &keys_a, false)] {
+        for key in keys {
+            if !compared(key) && !other.contains(key) {
+                presence.push((key.clone(), in_a, !in_a));
             }
         }
     }
-    if differences.is_empty() && common.len() != a.len() {
-        differences.push(DifferenceDetail::ToolOrder {
-            a: a.to_vec(),
-            b: b.to_vec(),
-        });
-    }
-    differences
+    presence
+}
+
+fn top_level_keys(body: &Value) -> Vec<String> {
+    body.as_object()
+        .map(|object| object.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// The order of the top-level keys both sides have, when it differs.
+fn key_order_difference(a: &Value, b: &Value) -> Option<DifferenceDetail> {
+    let (keys_a, keys_b) = (top_level_keys(a), top_level_keys(b));
+    let common_a: Vec<String> = keys_a
+        .iter()
+        .filter(|key| keys_b.contains(key))
+        .cloned()
+        .collect();
+    let common_b: Vec<String> = keys_b
+        .iter()
+        .filter(|key| keys_a.contains(key))
+        .cloned()
+        .collect();
+    (common_a != common_b).then_some(DifferenceDetail::KeyOrder {
+        a: common_a,
+        b: common_b,
+    })
 }
 
 /// Compares two items that correspond: role, content entry count and classifications, the
@@ -277,6 +349,15 @@ fn compare_items(
             },
         );
         return;
+    }
+    if a.has_id != b.has_id {
+        push(
+            item.clone(),
+            DifferenceDetail::IdPresence {
+                a: a.has_id,
+                b: b.has_id,
+            },
+        );
     }
     let labels = |item: &ItemShape<'_>| -> Vec<String> {
         item.entries
@@ -322,8 +403,8 @@ fn compare_items(
         }
         return;
     }
-    if let (Some(tools_a), Some(tools_b)) = (&a.tools, &b.tools) {
-        for detail in tool_differences(tools_a, tools_b) {
+    if let (Some(tools_a), Some(tools_b)) = (a.tools, b.tools) {
+        for detail in tool_list_differences(tools_a, tools_b) {
             push(item.clone(), detail);
         }
     }
@@ -351,21 +432,11 @@ fn compare_items(
                         detail,
                     });
                 }
-                if let ProseMode::Show = prose
-                    && text_a != text_b
-                {
-                    findings.prose.push(ProseDifference {
-                        request,
-                        position,
-                        classification: entry_a.label.clone(),
-                        diff: unified_diff(text_a, text_b),
-                    });
-                }
             }
             EntryClass::Text if text_a != text_b => {
                 findings.differences.push(Difference {
                     request: Some(request),
-                    position,
+                    position: position.clone(),
                     detail: DifferenceDetail::TextChanged {
                         classification: entry_a.label.clone(),
                         diff: match prose {
@@ -375,8 +446,42 @@ fn compare_items(
                     },
                 });
             }
-            EntryClass::Text | EntryClass::NonText => {}
+            EntryClass::Text | EntryClass::NonText | EntryClass::BaseInstructions => {}
         }
+        if let EntryClass::Fragment(_) | EntryClass::BaseInstructions = entry_a.class {
+            push_prose(
+                findings,
+                prose,
+                request,
+                position,
+                &entry_a.label,
+                text_a,
+                text_b,
+            );
+        }
+    }
+}
+
+/// With [`ProseMode::Show`], the diff of two texts that differ and are prose (compared for
+/// their structure only, if at all).
+fn push_prose(
+    findings: &mut Findings,
+    prose: ProseMode,
+    request: usize,
+    position: Position,
+    classification: &str,
+    a: &str,
+    b: &str,
+) {
+    if let ProseMode::Show = prose
+        && a != b
+    {
+        findings.prose.push(ProseDifference {
+            request,
+            position,
+            classification: classification.to_string(),
+            diff: unified_diff(a, b),
+        });
     }
 }
 

@@ -13,6 +13,9 @@ pub(super) enum EntryClass {
     Fragment(&'static FragmentTypeInfo),
     /// Text nobody injected: what the user, the assistant or a developer wrote.
     Text,
+    /// The base instructions a body without `instructions` sends as its first developer
+    /// message (Responses Lite, newer releases): prose, like `instructions`.
+    BaseInstructions,
     /// An entry without text (`input_image`, …).
     NonText,
 }
@@ -36,8 +39,10 @@ pub(super) struct ItemShape<'a> {
     pub entries: Vec<Entry<'a>>,
     /// Free text outside messages: tool call arguments or input, tool output.
     pub prose: Option<String>,
-    /// Tool names of an `additional_tools` item.
-    pub tools: Option<Vec<String>>,
+    /// The tools of an `additional_tools` item.
+    pub tools: Option<&'a [Value]>,
+    /// Whether the item carries an `id`.
+    pub has_id: bool,
     /// `type[/role][ name][ [entry labels]]`: equal signatures are the same structure.
     pub signature: String,
     /// What items are aligned by: the signature plus the text nobody injected, so that a
@@ -48,7 +53,21 @@ pub(super) struct ItemShape<'a> {
 /// Where upstream keeps the content kinds of a message's entries.
 const METADATA_KEY: &str = "internal_chat_message_metadata_passthrough";
 
-pub(super) fn item_shape(item: &Value) -> ItemShape<'_> {
+impl ItemShape<'_> {
+    /// Whether this is the message a body without `instructions` carries them in.
+    pub(super) fn is_base_instructions(&self) -> bool {
+        self.entries
+            .iter()
+            .any(|entry| matches!(entry.class, EntryClass::BaseInstructions))
+    }
+}
+
+/// The label of base instructions sent as a developer message.
+const BASE_INSTRUCTIONS: &str = "base_instructions";
+
+/// `base_instructions`: this item is the developer message a body without `instructions`
+/// carries them in (see [`base_instructions_item`]).
+pub(super) fn item_shape(item: &Value, base_instructions: bool) -> ItemShape<'_> {
     let str_field = |key: &str| item.get(key).and_then(Value::as_str);
     let item_type = str_field("type").unwrap_or("<untyped>");
     let role = str_field("role");
@@ -76,6 +95,9 @@ pub(super) fn item_shape(item: &Value) -> ItemShape<'_> {
                                 .unwrap_or("<untyped>")
                                 .to_string(),
                         ),
+                        Some(_) if base_instructions => {
+                            (EntryClass::BaseInstructions, BASE_INSTRUCTIONS.to_string())
+                        }
                         Some(text) => match classify(role, text, kind) {
                             Some(info) => (EntryClass::Fragment(info), info.name.to_string()),
                             None => (EntryClass::Text, format!("{role}_text")),
@@ -98,7 +120,7 @@ pub(super) fn item_shape(item: &Value) -> ItemShape<'_> {
         "additional_tools" => item
             .get("tools")
             .and_then(Value::as_array)
-            .map(|tools| tool_names(tools)),
+            .map(Vec::as_slice),
         _ => None,
     };
     let mut signature = item_type.to_string();
@@ -131,9 +153,30 @@ pub(super) fn item_shape(item: &Value) -> ItemShape<'_> {
         entries,
         prose,
         tools,
+        has_id: item.get("id").is_some(),
         signature,
         alignment_key,
     }
+}
+
+/// The index of the item that carries the base instructions of `body` when it has no
+/// `instructions` field: its first message, when that is a developer message whose entries
+/// are all text no fragment type recognises.
+pub(super) fn base_instructions_item(body: &Value) -> Option<usize> {
+    if body.get("instructions").is_some() {
+        return None;
+    }
+    let input = body.get("input").and_then(Value::as_array)?;
+    let index = input
+        .iter()
+        .position(|item| item.get("type").and_then(Value::as_str) == Some("message"))?;
+    let shape = item_shape(&input[index], false);
+    let unrecognised = !shape.entries.is_empty()
+        && shape
+            .entries
+            .iter()
+            .all(|entry| matches!(entry.class, EntryClass::Text));
+    (shape.role == Some("developer") && unrecognised).then_some(index)
 }
 
 /// A tool's `name`, or its `type` for tools without one (`web_search`).

@@ -1,0 +1,310 @@
+//! `cargo xtask real-codex [--check] [--only SCENARIO]…`: the released Codex CLI as ground
+//! truth. Each pinned release is installed from the npm registry ([`install`]), each
+//! scenario of `examples/real-codex/` ([`scenario`]) run with it against a loopback mock of the
+//! Responses API ([`mock`], [`real_run`]), this project run on the same inputs ([`ours`]),
+//! and the two compared ([`checks`]); `docs/real-codex-parity.md` ([`table`]) shows every
+//! difference under a named gap ([`gaps`]).
+
+mod checks;
+mod gaps;
+mod headers;
+mod install;
+mod mock;
+mod ours;
+mod process;
+mod real_run;
+mod rollout_shape;
+mod scenario;
+mod table;
+
+use std::path::Path;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+use std::time::Instant;
+
+use codex_models_manager::ModelCatalog;
+
+pub use checks::Cell;
+pub use checks::Column;
+pub use checks::check_run;
+pub use gaps::GAPS_PATH;
+pub use gaps::Gap;
+pub use gaps::parse_gaps;
+pub use install::CACHE_ENV;
+pub use mock::MockServer;
+pub use mock::RecordedRequest;
+pub use ours::OursRun;
+pub use real_run::RealRun;
+pub use real_run::outside_connection;
+pub use scenario::SCENARIOS_DIR;
+pub use scenario::Scenario;
+pub use table::REAL_CODEX_DOC_PATH;
+pub use table::RunResult;
+pub use table::render;
+
+use crate::ParityMode;
+use crate::error::XtaskError;
+
+/// The pinned releases: the one nearest the reference commit, and the latest.
+pub const VERSIONS: [&str; 2] = ["0.149.1", "0.171.0"];
+/// When set to `1`, a skipped run is a failure (CI).
+pub const REQUIRED_ENV: &str = "CODEX_REAL_REQUIRED";
+const GIT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Cargo settings a nested build keeps.
+const KEPT_CARGO_VARS: [&str; 3] = ["CARGO_HOME", "CARGO_TARGET_DIR", "CARGO_TERM_COLOR"];
+
+/// How to run the harness.
+#[derive(Debug, Clone)]
+pub struct RealCodexOptions {
+    pub mode: ParityMode,
+    /// Only these scenarios (all when empty); the table is then neither written nor checked.
+    pub only: Vec<String>,
+    /// The cargo target directory (the npm cache and the run folders live under it).
+    pub target_dir: PathBuf,
+    /// The npm cache (`$CODEX_REAL_CACHE`, else under the target directory).
+    pub cache: PathBuf,
+}
+
+/// How a harness run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RealCodexOutcome {
+    /// A release could not be installed (no npm, no registry): nothing ran.
+    Skipped { reason: String },
+    Ran {
+        runs: usize,
+        /// Failed runs, differences no gap explains, stale gaps.
+        problems: Vec<String>,
+        /// The table differs from the committed one (in check mode: it was not written).
+        doc_stale: bool,
+        elapsed: Duration,
+    },
+}
+
+/// The cache folder for `options`: `$CODEX_REAL_CACHE`, else `<target>/real-codex/npm`.
+pub fn default_cache(env_value: Option<&std::ffi::OsStr>, target_dir: &Path) -> PathBuf {
+    install::cache_dir(env_value, target_dir)
+}
+
+/// Installs the releases, runs every scenario with each, and writes or checks the table.
+pub fn run_real_codex(
+    root: &Path,
+    options: &RealCodexOptions,
+) -> Result<RealCodexOutcome, XtaskError> {
+    let started = Instant::now();
+    let mut binaries = Vec::new();
+    for version in VERSIONS {
+        match install::ensure_installed(&options.cache, version) {
+            Ok(binary) => binaries.push((version, binary)),
+            Err(unavailable) => {
+                return Ok(RealCodexOutcome::Skipped {
+                    reason: unavailable.reason,
+                });
+            }
+        }
+    }
+    let codex_context = build_codex_context(root, &options.target_dir)?;
+    let catalog = ModelCatalog::bundled().map_err(|error| XtaskError::Invalid {
+        path: root.to_path_buf(),
+        message: format!("the bundled catalog does not load: {error}"),
+    })?;
+    let mut scenarios = scenario::load_scenarios(&root.join(SCENARIOS_DIR))?;
+    if !options.only.is_empty() {
+        scenarios.retain(|scenario| options.only.contains(&scenario.name));
+    }
+    let gaps = gaps::load_gaps(&root.join(GAPS_PATH))?;
+    let runs_dir = options.target_dir.join("real-codex/runs");
+    let mut runs = Vec::new();
+    for (version, binary) in &binaries {
+        for scenario in &scenarios {
+            let run_dir = runs_dir.join(version).join(&scenario.name);
+            let run_started = Instant::now();
+            let outcome = run_one(binary, &codex_context, scenario, &run_dir, &catalog);
+            let summary = match &outcome {
+                Ok(cells) => {
+                    let count: usize = cells
+                        .iter()
+                        .map(|(_, cell)| match cell {
+                            Cell::Checked(findings) => findings.len(),
+                            Cell::NotApplicable => 0,
+                        })
+                        .sum();
+                    format!("{count} differences")
+                }
+                Err(failure) => format!("failed: {failure}"),
+            };
+            tracing::info!(
+                "{version} {}: {summary} ({:.1} s)",
+                scenario.name,
+                run_started.elapsed().as_secs_f64()
+            );
+            runs.push(RunResult {
+                scenario: scenario.name.clone(),
+                version: version.to_string(),
+                outcome,
+            });
+        }
+    }
+    let rendered = render(&runs, &scenarios, &VERSIONS, &gaps);
+    let mut problems = rendered.problems;
+    let doc = root.join(REAL_CODEX_DOC_PATH);
+    let doc_stale = if options.only.is_empty() {
+        let current = std::fs::read_to_string(&doc).ok();
+        let stale = current.as_deref() != Some(rendered.text.as_str());
+        if stale && options.mode == ParityMode::Regenerate {
+            std::fs::write(&doc, &rendered.text).map_err(|source| XtaskError::io(&doc, source))?;
+        }
+        stale
+    } else {
+        // A partial run shows its differences; the table stays as it is.
+        problems.retain(|problem| !problem.contains("matches no difference"));
+        false
+    };
+    Ok(RealCodexOutcome::Ran {
+        runs: runs.len(),
+        problems,
+        doc_stale,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// `cargo build -p codex-cli`, and the binary it produced.
+fn build_codex_context(root: &Path, target_dir: &Path) -> Result<PathBuf, XtaskError> {
+    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    command
+        .current_dir(root)
+        .args(["build", "--quiet", "--locked", "-p", "codex-cli"]);
+    // What `cargo run` set for this process would change build-script inputs of the
+    // dependencies (and make the next `cargo xtask` rebuild them again).
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if name.starts_with("CARGO_") && !KEPT_CARGO_VARS.contains(&name.as_ref()) {
+            command.env_remove(name.as_ref());
+        }
+    }
+    let status = command.status().map_err(|source| XtaskError::Spawn {
+        command: format!("{command:?}"),
+        source,
+    })?;
+    let binary = target_dir.join("debug/codex-context");
+    if !status.success() || !binary.is_file() {
+        return Err(XtaskError::Invalid {
+            path: binary,
+            message: "cargo build -p codex-cli did not produce the binary".to_string(),
+        });
+    }
+    Ok(binary)
+}
+
+/// One scenario with one release: a fresh run folder, the real steps, this project's side,
+/// the comparison.
+fn run_one(
+    binary: &Path,
+    codex_context: &Path,
+    scenario: &Scenario,
+    run_dir: &Path,
+    catalog: &ModelCatalog,
+) -> Result<Vec<(Column, Cell)>, String> {
+    if run_dir.exists() {
+        std::fs::remove_dir_all(run_dir)
+            .map_err(|error| format!("cannot clear {}: {error}", run_dir.display()))?;
+    }
+    let cwd = scenario
+        .materialize(run_dir)
+        .map_err(|error| error.to_string())?;
+    init_git(&run_dir.join(scenario::REPO_DIR), run_dir)?;
+    let mock = MockServer::start(&scenario.replies)
+        .map_err(|error| format!("cannot start the mock: {error}"))?;
+    let config = real_run::config_toml(scenario, &mock.base_url())
+        .map_err(|error| format!("cannot write config.toml: {error}"))?;
+    let config_path = run_dir.join(scenario::CODEX_HOME_DIR).join("config.toml");
+    std::fs::write(&config_path, config)
+        .map_err(|error| format!("cannot write {}: {error}", config_path.display()))?;
+    let real = real_run::run_real(binary, scenario, run_dir, &cwd, &mock)
+        .map_err(|failure| failure.to_string())?;
+    drop(mock);
+    save_requests(&run_dir.join("real/requests.json"), &real.requests);
+    let ours = ours::run_ours(codex_context, scenario, run_dir, &cwd, &real);
+    let prefix = run_dir.display().to_string();
+    let normalise = |text: &str| normalise_text(text, &prefix);
+    Ok(check_run(&real, &ours, catalog, &normalise))
+}
+
+/// A finding as the table shows it: the run folder as `<run>`, and no line numbers after
+/// `config.toml:` (they move with the scenario's configuration).
+pub fn normalise_text(text: &str, run_dir: &str) -> String {
+    let text = text.replace(run_dir, "<run>");
+    let marker = "config.toml:";
+    let mut normalised = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(index) = rest.find(marker) {
+        let after = &rest[index + marker.len()..];
+        let digits = after.chars().take_while(char::is_ascii_digit).count();
+        normalised.push_str(&rest[..index + marker.len()]);
+        rest = match after[digits..].strip_prefix(':') {
+            Some(tail) if digits > 0 => tail.trim_start_matches(' '),
+            _ => after,
+        };
+        if digits > 0 {
+            normalised.push(' ');
+        }
+    }
+    normalised.push_str(rest);
+    normalised
+}
+
+/// `git init` and one commit of everything in `repo`, with an identity of its own.
+fn init_git(repo: &Path, run_dir: &Path) -> Result<(), String> {
+    let commands: [&[&str]; 3] = [
+        &["init", "-q", "-b", "main"],
+        &["add", "-A"],
+        &[
+            "-c",
+            "user.name=real-codex",
+            "-c",
+            "user.email=real-codex@localhost",
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            "scenario",
+        ],
+    ];
+    for args in commands {
+        let mut command = Command::new("git");
+        real_run::isolated_env(&mut command, run_dir);
+        command.current_dir(repo).args(args);
+        let outcome = process::run_with_timeout(&mut command, process::RunLimits::new(GIT_TIMEOUT))
+            .map_err(|error| format!("cannot run git: {error}"))?;
+        if !outcome.succeeded() {
+            return Err(format!(
+                "git {} failed: {}",
+                args.join(" "),
+                outcome.stderr.trim()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The captured requests as one JSON file, for reading by hand.
+fn save_requests(path: &Path, requests: &[RecordedRequest]) {
+    let list: Vec<serde_json::Value> = requests
+        .iter()
+        .map(|request| {
+            serde_json::json!({
+                "method": request.method,
+                "path": request.path,
+                "headers": request.headers,
+                "body": request.body,
+            })
+        })
+        .collect();
+    if let Ok(text) = serde_json::to_string_pretty(&list) {
+        let _ = std::fs::write(path, text);
+    }
+}
+
+#[cfg(test)]
+#[path = "harness_tests.rs"]
+mod tests;

@@ -1,0 +1,213 @@
+//! What this project builds for a scenario, run with the `codex-context` binary on the same
+//! working directory and CODEX_HOME after the real run:
+//!
+//! - `request` (the first request), and `send` of the same turn to a mock of its own (the
+//!   request as sent, headers included, and the rollout this project writes);
+//! - per later step, `session resume` of the real rollout as it was before the step (what a
+//!   resumed thread sends), and `session resume --write` of this project's own rollout (the
+//!   steps played by this project alone).
+
+use std::path::Path;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::mock::DEFAULT_REPLY_TEXT;
+use super::mock::MockServer;
+use super::mock::RecordedRequest;
+use super::process::RunLimits;
+use super::process::run_with_timeout;
+use super::real_run::API_KEY_ENV;
+use super::real_run::RealRun;
+use super::real_run::isolated_env;
+use super::scenario::CODEX_HOME_DIR;
+use super::scenario::Scenario;
+
+const COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
+/// How `send`'s usage report on standard error starts: not a warning.
+const USAGE_LINE: &str = "usage: ";
+/// The rollout `send` and `session resume --write` build, inside the run folder.
+pub const OURS_ROLLOUT: &str = "ours/rollout.jsonl";
+
+/// One `codex-context` invocation's result.
+#[derive(Debug, Clone, Default)]
+pub struct Invocation {
+    /// What the invocation is, e.g. `request`, `session resume (step 2)`.
+    pub label: String,
+    /// The request body it printed or sent, when it got that far.
+    pub body: Option<Value>,
+    /// Why it failed (a non-zero exit, output that is not JSON), as one line.
+    pub failure: Option<String>,
+    /// Every non-empty line it wrote to standard error.
+    pub warnings: Vec<String>,
+}
+
+/// Everything this project produced for one scenario.
+#[derive(Debug, Clone, Default)]
+pub struct OursRun {
+    /// `request` of the first step.
+    pub request: Invocation,
+    /// `send` of the first step, with the request its mock received.
+    pub send: Invocation,
+    pub send_request: Option<RecordedRequest>,
+    /// Per later step: `session resume` of the real rollout after the step before.
+    pub resumes: Vec<Invocation>,
+    /// Per later step: `session resume --write` of this project's rollout.
+    pub chain: Vec<Invocation>,
+    /// The rollout `send` and the chain wrote (absent when `send` failed).
+    pub rollout: Option<PathBuf>,
+}
+
+/// Runs this project's side of `scenario`.
+pub fn run_ours(
+    codex_context: &Path,
+    scenario: &Scenario,
+    run_dir: &Path,
+    cwd: &Path,
+    real: &RealRun,
+) -> OursRun {
+    let codex_home = run_dir.join(CODEX_HOME_DIR);
+    let home_flag = codex_home.display().to_string();
+    let ours_rollout = run_dir.join(OURS_ROLLOUT);
+    if let Some(parent) = ours_rollout.parent() {
+        let _ = std::fs::create_dir_all(parent);
+    }
+    let Some(first) = scenario.steps.first() else {
+        return OursRun::default();
+    };
+    let mut turn_args: Vec<String> = vec![
+        "--cwd".into(),
+        cwd.display().to_string(),
+        "--codex-home".into(),
+        home_flag.clone(),
+        "--message".into(),
+        first.prompt.clone(),
+    ];
+    turn_args.extend(first.ours.iter().cloned());
+
+    let invoke = |label: &str, args: &[String]| {
+        let mut command = Command::new(codex_context);
+        isolated_env(&mut command, run_dir);
+        command.current_dir(cwd).args(args);
+        invocation(label, &mut command)
+    };
+
+    let request = invoke(
+        "request",
+        &[vec!["request".to_string()], turn_args.clone()].concat(),
+    );
+
+    let (send, send_request) = match MockServer::start(&[]) {
+        Ok(mock) => {
+            let mut args = vec!["send".to_string()];
+            args.extend(turn_args.iter().cloned());
+            args.extend([
+                "--base-url".into(),
+                mock.base_url(),
+                "--api-key-env".into(),
+                API_KEY_ENV.into(),
+                "--rollout".into(),
+                ours_rollout.display().to_string(),
+            ]);
+            let mut send = invoke("send", &args);
+            let recorded = mock
+                .recorded()
+                .into_iter()
+                .find(RecordedRequest::is_responses);
+            send.body = recorded.as_ref().map(|request| request.body.clone());
+            if send.body.is_none() && send.failure.is_none() {
+                send.failure = Some("send made no /responses request".to_string());
+            }
+            (send, recorded)
+        }
+        Err(error) => (
+            Invocation {
+                label: "send".to_string(),
+                failure: Some(format!("cannot start a mock for send: {error}")),
+                ..Invocation::default()
+            },
+            None,
+        ),
+    };
+
+    let mut resumes = Vec::new();
+    let mut chain = Vec::new();
+    for (index, step) in scenario.steps.iter().enumerate().skip(1) {
+        let number = index + 1;
+        let resume_args = |rollout: &Path| {
+            let mut args: Vec<String> = vec![
+                "session".into(),
+                "resume".into(),
+                rollout.display().to_string(),
+                "--user".into(),
+                step.prompt.clone(),
+                "--codex-home".into(),
+                home_flag.clone(),
+            ];
+            args.extend(step.ours.iter().cloned());
+            args
+        };
+        if let Some(previous) = real.rollouts.get(index - 1) {
+            resumes.push(invoke(
+                &format!("session resume (step {number})"),
+                &resume_args(previous),
+            ));
+        }
+        let mut args = resume_args(&ours_rollout);
+        args.extend([
+            "--assistant".into(),
+            DEFAULT_REPLY_TEXT.into(),
+            "--write".into(),
+        ]);
+        chain.push(invoke(
+            &format!("session resume --write (step {number})"),
+            &args,
+        ));
+    }
+    OursRun {
+        request,
+        send,
+        send_request,
+        resumes,
+        chain,
+        rollout: ours_rollout.is_file().then_some(ours_rollout),
+    }
+}
+
+/// Runs `command` and reads a JSON body from its standard output.
+fn invocation(label: &str, command: &mut Command) -> Invocation {
+    let mut result = Invocation {
+        label: label.to_string(),
+        ..Invocation::default()
+    };
+    let outcome = match run_with_timeout(command, RunLimits::new(COMMAND_TIMEOUT)) {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            result.failure = Some(format!("cannot run codex-context: {error}"));
+            return result;
+        }
+    };
+    result.warnings = outcome
+        .stderr
+        .lines()
+        .map(str::trim)
+        // `send` reports the turn's token usage on standard error.
+        .filter(|line| !line.is_empty() && !line.starts_with(USAGE_LINE))
+        .map(str::to_string)
+        .collect();
+    if !outcome.succeeded() {
+        let last = result.warnings.last().cloned().unwrap_or_default();
+        result.failure = Some(format!("{} ({last})", outcome.status_text()));
+        return result;
+    }
+    // `send` prints the answer, not a body.
+    if label != "send" {
+        match serde_json::from_str::<Value>(&outcome.stdout) {
+            Ok(body) => result.body = Some(body),
+            Err(error) => result.failure = Some(format!("output is not a request body: {error}")),
+        }
+    }
+    result
+}
