@@ -13,6 +13,7 @@ use codex_core::client::ResponsesClient;
 use codex_core::client::ResponsesLite;
 use codex_core::client::StreamProgress;
 use codex_core::client::resolve_base_url;
+use codex_core::config::ModelProvider;
 use codex_core::request::ResponsesRequest;
 use codex_core::script::AssistantReply;
 use codex_core::script::ModelResponse;
@@ -48,10 +49,19 @@ impl EndpointArgs {
         Ok(ApiKey::from_env(&self.api_key_env)?)
     }
 
-    /// A client for the resolved base URL, authenticated with `key`.
-    pub fn client(&self, configured: Option<&str>, key: ApiKey) -> anyhow::Result<ResponsesClient> {
-        let base_url = self.base_url(configured);
-        Ok(ResponsesClient::new(ClientConfig::new(base_url.url, key))?)
+    /// A client for the resolved base URL, authenticated with `key`, with the configured
+    /// provider's retries and timeouts (`None`: the defaults).
+    pub fn client(
+        &self,
+        provider: Option<&ModelProvider>,
+        key: ApiKey,
+    ) -> anyhow::Result<ResponsesClient> {
+        let base_url = self.base_url(provider.and_then(|provider| provider.base_url.as_deref()));
+        let mut config = ClientConfig::new(base_url.url, key);
+        if let Some(provider) = provider {
+            config = config.with_network(&provider.network);
+        }
+        Ok(ResponsesClient::new(config)?)
     }
 }
 

@@ -9,8 +9,12 @@ use std::sync::Arc;
 use std::time::Duration;
 use std::time::Instant;
 
+use client_support::EVENT_STREAM_HEAD;
 use client_support::RecordingSleeper;
+use client_support::Step;
+use client_support::UnansweredAddress;
 use client_support::completed_event;
+use client_support::scripted_server;
 use client_support::sse_body;
 use client_support::stalling_server;
 use client_support::test_config;
@@ -294,11 +298,95 @@ async fn send_resends_a_cut_stream_up_to_the_stream_retry_limit() {
     assert_eq!(request_count(&always_cut).await, 2);
 }
 
-#[tokio::test]
-async fn an_idle_stream_times_out() {
-    let created = sse_body(&[json!({"type": "response.created", "response": {"id": "resp_idle"}})]);
-    let base_url = stalling_server(created, Duration::from_secs(10));
+/// The error of opening a stream (or of its next event, once open) with `adjust`ed settings
+/// and no retries, and how long it took.
+async fn first_failure(
+    base_url: String,
+    adjust: impl FnOnce(&mut ClientConfig),
+) -> (String, Duration) {
     let (client, _) = client_with(base_url, |config| {
+        config.request_max_retries = 0;
+        adjust(config);
+    });
+    let started = Instant::now();
+    let error = match client
+        .stream(&RequestBody::from_bytes("{}"), &RequestHeaders::default())
+        .await
+    {
+        Err(error) => error,
+        Ok(mut stream) => loop {
+            match stream.next_event().await {
+                Some(Ok(_)) => {}
+                Some(Err(error)) => break error,
+                None => panic!("the stream ended without an error"),
+            }
+        },
+    };
+    assert!(error.is_retryable(), "{error:?}");
+    (error.to_string(), started.elapsed())
+}
+
+#[tokio::test]
+async fn a_connection_that_never_comes_up_times_out_naming_the_wait() {
+    let unanswered = UnansweredAddress::new();
+    let base_url = unanswered.base_url();
+    let (message, took) = first_failure(base_url.clone(), |config| {
+        config.connect_timeout = Duration::from_millis(200);
+    })
+    .await;
+    assert_eq!(
+        message,
+        format!("no connection to {base_url}/responses within 0.2 s")
+    );
+    assert!(
+        took < Duration::from_secs(5),
+        "the timeout fired late: {took:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_server_that_accepts_and_never_answers_times_out_waiting_for_headers() {
+    let base_url = scripted_server(vec![Step::Sleep(Duration::from_secs(10))]);
+    let (message, took) = first_failure(base_url.clone(), |config| {
+        config.first_byte_timeout = Duration::from_millis(200);
+    })
+    .await;
+    assert_eq!(
+        message,
+        format!("no response headers from {base_url}/responses within 0.2 s")
+    );
+    assert!(
+        took < Duration::from_secs(5),
+        "the timeout fired late: {took:?}"
+    );
+}
+
+#[tokio::test]
+async fn headers_without_a_body_time_out_waiting_for_the_first_bytes() {
+    let base_url = scripted_server(vec![
+        Step::Write(EVENT_STREAM_HEAD.to_string()),
+        Step::Sleep(Duration::from_secs(10)),
+    ]);
+    let (message, took) = first_failure(base_url.clone(), |config| {
+        config.first_byte_timeout = Duration::from_millis(200);
+    })
+    .await;
+    assert_eq!(
+        message,
+        format!("{base_url}/responses sent response headers but no body within 0.2 s")
+    );
+    assert!(
+        took < Duration::from_secs(5),
+        "the timeout fired late: {took:?}"
+    );
+}
+
+#[tokio::test]
+async fn an_idle_stream_times_out_after_the_bytes_it_sent() {
+    let created = sse_body(&[json!({"type": "response.created", "response": {"id": "resp_idle"}})]);
+    let sent = created.len();
+    let base_url = stalling_server(created, Duration::from_secs(10));
+    let (client, _) = client_with(base_url.clone(), |config| {
         config.stream_idle_timeout = Duration::from_millis(200);
     });
     let started = Instant::now();
@@ -314,7 +402,10 @@ async fn an_idle_stream_times_out() {
             ResponseEvent::Created {
                 response_id: Some("resp_idle".to_string())
             },
-            "idle timeout: no data from the server for 0.2 s".to_string()
+            format!(
+                "{base_url}/responses stopped sending after {sent} bytes of the body: \
+                 no data for 0.2 s"
+            )
         )
     );
     assert!(

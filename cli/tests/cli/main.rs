@@ -12,6 +12,7 @@ mod instructions;
 mod merge_patch;
 mod models;
 mod models_refresh;
+mod network_timeouts;
 mod request;
 mod send;
 mod send_server;

@@ -94,12 +94,27 @@ pub enum ModelProviderToml {
     Table(ModelProviderTable),
 }
 
+/// `model_provider = { … }`. The retry and idle keys are upstream's provider keys; the
+/// connect, first-byte and models timeouts are this project's own.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ModelProviderTable {
     pub id: Option<String>,
     pub name: Option<String>,
     pub base_url: Option<String>,
+    /// Retries of a request that failed before its stream started.
+    pub request_max_retries: Option<u32>,
+    /// Resends of a request whose stream broke off.
+    pub stream_max_retries: Option<u32>,
+    /// Longest wait for more bytes of a started stream, in milliseconds.
+    pub stream_idle_timeout_ms: Option<u64>,
+    /// Longest wait for a connection, in milliseconds.
+    pub connect_timeout_ms: Option<u64>,
+    /// Longest wait for the response headers, and then for the first bytes of the stream, in
+    /// milliseconds.
+    pub first_byte_timeout_ms: Option<u64>,
+    /// Longest wait of a `/models` call for its headers or more of its body, in milliseconds.
+    pub models_timeout_ms: Option<u64>,
 }
 
 /// Upstream tolerates a malformed `project_root_markers` (warning, default
