@@ -55,6 +55,7 @@ pub use protocol::NetworkAccess;
 pub use protocol::ReadOnlyAccess;
 pub use protocol::SandboxPolicy;
 pub use protocol::TemporaryDirectories;
+pub use protocol::UnsupportedApprovalPolicy;
 pub use rollout::CompactedItem;
 pub use rollout::RolloutItem;
 pub use rollout::RolloutLine;

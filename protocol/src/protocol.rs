@@ -44,7 +44,8 @@ impl From<bool> for NetworkAccess {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AskForApproval {
-    /// Only known-safe read-only commands run without asking.
+    /// Only known-safe read-only commands run without asking. Upstream keeps it for projects it
+    /// does not trust and no longer accepts it as a setting; recorded turns still carry it.
     #[serde(rename = "untrusted")]
     UnlessTrusted,
     /// The model decides when to ask. The retired `on-failure` policy is read as this one.
@@ -58,9 +59,10 @@ pub enum AskForApproval {
 }
 
 impl AskForApproval {
-    /// Spellings accepted by [`std::str::FromStr`]; `granular` needs a config and cannot be parsed
-    /// from a bare name.
-    pub const PARSEABLE: &'static [&'static str] = &["untrusted", "on-request", "never"];
+    /// The policies a user may choose by name (`--approval`, config.toml, `-c`, session
+    /// scripts), in the order messages list them; a `granular` policy is a table, not a name.
+    /// Every message about an approval policy name lists these.
+    pub const CHOOSABLE: [AskForApproval; 2] = [Self::OnRequest, Self::Never];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -70,6 +72,38 @@ impl AskForApproval {
             Self::Never => "never",
         }
     }
+
+    /// Whether a user may set this policy: all but `untrusted`, which upstream Codex refuses as
+    /// a setting ("no longer supported") while still reading it from recorded turns.
+    pub fn is_choosable(self) -> bool {
+        match self {
+            Self::UnlessTrusted => false,
+            Self::OnRequest | Self::Granular(_) | Self::Never => true,
+        }
+    }
+
+    /// `self` if a user may set it, else the error saying it is no longer supported.
+    pub fn choosable(self) -> Result<Self, UnsupportedApprovalPolicy> {
+        match self.is_choosable() {
+            true => Ok(self),
+            false => Err(UnsupportedApprovalPolicy { policy: self }),
+        }
+    }
+
+    /// The names of [`AskForApproval::CHOOSABLE`], comma-separated.
+    pub fn choosable_names() -> String {
+        Self::CHOOSABLE.map(Self::as_str).join(", ")
+    }
+}
+
+/// A policy that is read from recorded turns but refused as a setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "approval policy `{policy}` is no longer supported (expected one of: {})",
+    AskForApproval::choosable_names()
+)]
+pub struct UnsupportedApprovalPolicy {
+    pub policy: AskForApproval,
 }
 
 impl std::fmt::Display for AskForApproval {
@@ -78,6 +112,9 @@ impl std::fmt::Display for AskForApproval {
     }
 }
 
+/// Reads every name a recorded policy may have, `untrusted` and the retired `on-failure`
+/// included (check [`AskForApproval::choosable`] for a user's setting); an unknown name is an
+/// error listing the choosable names.
 impl std::str::FromStr for AskForApproval {
     type Err = ParseEnumError;
 
@@ -89,7 +126,7 @@ impl std::str::FromStr for AskForApproval {
             other => Err(ParseEnumError::new(
                 "approval policy",
                 other,
-                Self::PARSEABLE,
+                &Self::CHOOSABLE.map(Self::as_str),
             )),
         }
     }

@@ -55,6 +55,9 @@ pub struct ModelsArgs {
 const HEADERS: [&str; 4] = ["SLUG", "VISIBILITY", "CONTEXT WINDOW", "PERSONALITY"];
 
 pub fn run(args: &ModelsArgs) -> anyhow::Result<String> {
+    if !args.refresh {
+        args.endpoint.reject_unused("--refresh")?;
+    }
     let mut catalog = args.catalog.load(&TemplateSet::embedded())?;
     if args.refresh {
         catalog = refreshed(args, catalog)?;

@@ -4,6 +4,7 @@
 #![allow(clippy::expect_used)]
 
 mod bad_input;
+mod choices;
 mod compare;
 mod explain;
 mod fingerprint;

@@ -58,6 +58,7 @@ pub struct ConfigToml {
     pub model_provider: Option<ModelProviderToml>,
     pub personality: Option<Personality>,
     pub sandbox_mode: Option<SandboxMode>,
+    #[serde(deserialize_with = "approval_policy")]
     pub approval_policy: Option<AskForApproval>,
     pub base_instructions: Option<String>,
     pub model_instructions_file: Option<PathBuf>,
@@ -84,6 +85,39 @@ pub struct ConfigToml {
     pub current_time_reminder_interval: Option<u64>,
     /// The skills extension; absent means not installed.
     pub skills: Option<SkillsToml>,
+}
+
+/// `approval_policy`: a policy name, read as [`AskForApproval`]'s `FromStr` reads it (an unknown
+/// name is an error listing the names `--approval` takes), or a `{ granular = { … } }` table.
+/// `untrusted` is read too: recorded settings carry it; settings a user wrote are refused it
+/// ([`AskForApproval::choosable`]) where they enter.
+fn approval_policy<'de, D>(deserializer: D) -> Result<Option<AskForApproval>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    struct PolicyVisitor;
+
+    impl<'de> serde::de::Visitor<'de> for PolicyVisitor {
+        type Value = AskForApproval;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(
+                f,
+                "an approval policy ({}) or a granular table",
+                AskForApproval::choosable_names()
+            )
+        }
+
+        fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Self::Value, E> {
+            name.parse().map_err(E::custom)
+        }
+
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            AskForApproval::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+
+    deserializer.deserialize_any(PolicyVisitor).map(Some)
 }
 
 /// `model_provider = "id"` or `model_provider = { id = "…", base_url = "…" }`.
@@ -293,6 +327,18 @@ pub(crate) fn parse_file_layer(
                 });
             }
         }
+    }
+    if let Some(policy) = toml.approval_policy {
+        policy
+            .choosable()
+            .map_err(|error| ConfigError::InvalidValue {
+                origin: ConfigOrigin::File {
+                    path: path.to_path_buf(),
+                    line: key_lines.get("approval_policy").copied(),
+                },
+                key: "approval_policy".to_string(),
+                message: error.to_string(),
+            })?;
     }
     let markers_line = key_lines.get("project_root_markers").copied();
     toml.drop_invalid_markers(

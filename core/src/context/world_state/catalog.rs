@@ -74,7 +74,10 @@ pub fn build_catalog_section(
     SECTION_CATALOG
         .iter()
         .find(|entry| entry.id == id)
-        .ok_or_else(|| WorldStateError::UnknownSection(id.to_string()))?
+        .ok_or_else(|| WorldStateError::UnknownSection {
+            id: id.to_string(),
+            known: catalog_section_ids().collect(),
+        })?
         .build(inputs, templates)
 }
 
