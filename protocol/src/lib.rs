@@ -49,6 +49,7 @@ pub use openai_models::ReasoningEffort;
 pub use openai_models::ReasoningEffortPreset;
 pub use openai_models::TruncationMode;
 pub use openai_models::TruncationPolicyConfig;
+pub use protocol::ApprovalChoiceError;
 pub use protocol::AskForApproval;
 pub use protocol::GranularApprovalConfig;
 pub use protocol::NetworkAccess;

@@ -90,6 +90,28 @@ impl AskForApproval {
         }
     }
 
+    /// Parses a policy named on the command line: one of [`AskForApproval::CHOOSABLE`], as
+    /// upstream's `--ask-for-approval` takes them (config files may still use the retired
+    /// `on-failure`; a flag may not).
+    pub fn from_choice(name: &str) -> Result<Self, ApprovalChoiceError> {
+        if let Some(policy) = Self::CHOOSABLE
+            .into_iter()
+            .find(|policy| policy.as_str() == name)
+        {
+            return Ok(policy);
+        }
+        match name.parse::<Self>() {
+            Ok(policy) if !policy.is_choosable() => Err(ApprovalChoiceError::Unsupported(
+                UnsupportedApprovalPolicy { policy },
+            )),
+            Ok(_) | Err(_) => Err(ApprovalChoiceError::Unknown(ParseEnumError::new(
+                "approval policy",
+                name,
+                &Self::CHOOSABLE.map(Self::as_str),
+            ))),
+        }
+    }
+
     /// The names of [`AskForApproval::CHOOSABLE`], comma-separated.
     pub fn choosable_names() -> String {
         Self::CHOOSABLE.map(Self::as_str).join(", ")
@@ -104,6 +126,15 @@ impl AskForApproval {
 )]
 pub struct UnsupportedApprovalPolicy {
     pub policy: AskForApproval,
+}
+
+/// Why [`AskForApproval::from_choice`] refused a name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApprovalChoiceError {
+    #[error(transparent)]
+    Unknown(ParseEnumError),
+    #[error(transparent)]
+    Unsupported(UnsupportedApprovalPolicy),
 }
 
 impl std::fmt::Display for AskForApproval {

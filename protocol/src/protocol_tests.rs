@@ -228,6 +228,26 @@ fn untrusted_is_read_but_not_choosable_and_messages_list_the_choosable_names() {
             "unknown approval policy `sometimes` (expected one of: on-request, never)".to_string(),
         )
     );
+    // A flag takes exactly the choosable names, as upstream's `--ask-for-approval` does.
+    let choices: Vec<String> = ["on-request", "never", "untrusted", "on-failure", "granular"]
+        .into_iter()
+        .map(|name| match AskForApproval::from_choice(name) {
+            Ok(policy) => format!("ok {policy}"),
+            Err(error) => error.to_string(),
+        })
+        .collect();
+    assert_eq!(
+        choices,
+        vec![
+            "ok on-request".to_string(),
+            "ok never".to_string(),
+            "approval policy `untrusted` is no longer supported (expected one of: on-request, \
+             never)"
+                .to_string(),
+            "unknown approval policy `on-failure` (expected one of: on-request, never)".to_string(),
+            "unknown approval policy `granular` (expected one of: on-request, never)".to_string(),
+        ]
+    );
 }
 
 #[test]

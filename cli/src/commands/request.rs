@@ -184,9 +184,7 @@ pub fn prepare_turn(args: &TurnArgs) -> anyhow::Result<PreparedTurn> {
     let approval_policy = args
         .approval
         .as_deref()
-        .map(|name| -> anyhow::Result<AskForApproval> {
-            Ok(AskForApproval::from_str(name)?.choosable()?)
-        })
+        .map(AskForApproval::from_choice)
         .transpose()
         .context("invalid --approval")?;
     let cli_overrides = args
