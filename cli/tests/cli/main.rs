@@ -14,6 +14,7 @@ mod merge_patch;
 mod models;
 mod models_refresh;
 mod network_timeouts;
+mod not_a_rollout;
 mod request;
 mod send;
 mod send_server;
