@@ -22,4 +22,5 @@ mod send_session_live;
 mod session;
 mod session_errors;
 mod support;
+mod template_variables;
 mod world_state;
