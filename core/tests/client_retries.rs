@@ -298,15 +298,13 @@ async fn send_resends_a_cut_stream_up_to_the_stream_retry_limit() {
     assert_eq!(request_count(&always_cut).await, 2);
 }
 
-/// The error of opening a stream (or of its next event, once open) with `adjust`ed settings
-/// and no retries, and how long it took.
-async fn first_failure(
-    base_url: String,
-    adjust: impl FnOnce(&mut ClientConfig),
-) -> (String, Duration) {
+/// The error of opening a stream (or of its next event, once open) with 0.2 s connect and
+/// first-byte timeouts and no retries; the error must come within a few seconds.
+async fn first_failure(base_url: String) -> String {
     let (client, _) = client_with(base_url, |config| {
         config.request_max_retries = 0;
-        adjust(config);
+        config.connect_timeout = Duration::from_millis(200);
+        config.first_byte_timeout = Duration::from_millis(200);
     });
     let started = Instant::now();
     let error = match client
@@ -322,62 +320,38 @@ async fn first_failure(
             }
         },
     };
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(5),
+        "the timeout fired late: {took:?}"
+    );
     assert!(error.is_retryable(), "{error:?}");
-    (error.to_string(), started.elapsed())
+    error.to_string()
 }
 
 #[tokio::test]
-async fn a_connection_that_never_comes_up_times_out_naming_the_wait() {
+async fn each_wait_that_runs_out_is_named_with_its_url_and_timeout() {
+    // Nothing accepts: the connection never comes up.
     let unanswered = UnansweredAddress::new();
-    let base_url = unanswered.base_url();
-    let (message, took) = first_failure(base_url.clone(), |config| {
-        config.connect_timeout = Duration::from_millis(200);
-    })
-    .await;
-    assert_eq!(
-        message,
-        format!("no connection to {base_url}/responses within 0.2 s")
-    );
-    assert!(
-        took < Duration::from_secs(5),
-        "the timeout fired late: {took:?}"
-    );
-}
-
-#[tokio::test]
-async fn a_server_that_accepts_and_never_answers_times_out_waiting_for_headers() {
-    let base_url = scripted_server(vec![Step::Sleep(Duration::from_secs(10))]);
-    let (message, took) = first_failure(base_url.clone(), |config| {
-        config.first_byte_timeout = Duration::from_millis(200);
-    })
-    .await;
-    assert_eq!(
-        message,
-        format!("no response headers from {base_url}/responses within 0.2 s")
-    );
-    assert!(
-        took < Duration::from_secs(5),
-        "the timeout fired late: {took:?}"
-    );
-}
-
-#[tokio::test]
-async fn headers_without_a_body_time_out_waiting_for_the_first_bytes() {
-    let base_url = scripted_server(vec![
+    let no_connection = unanswered.base_url();
+    // Accepts and never answers.
+    let no_headers = scripted_server(vec![Step::Sleep(Duration::from_secs(10))]);
+    // Answers with headers, then nothing.
+    let no_body = scripted_server(vec![
         Step::Write(EVENT_STREAM_HEAD.to_string()),
         Step::Sleep(Duration::from_secs(10)),
     ]);
-    let (message, took) = first_failure(base_url.clone(), |config| {
-        config.first_byte_timeout = Duration::from_millis(200);
-    })
-    .await;
+    let mut messages = Vec::new();
+    for base_url in [&no_connection, &no_headers, &no_body] {
+        messages.push(first_failure(base_url.clone()).await);
+    }
     assert_eq!(
-        message,
-        format!("{base_url}/responses sent response headers but no body within 0.2 s")
-    );
-    assert!(
-        took < Duration::from_secs(5),
-        "the timeout fired late: {took:?}"
+        messages,
+        vec![
+            format!("no connection to {no_connection}/responses within 0.2 s"),
+            format!("no response headers from {no_headers}/responses within 0.2 s"),
+            format!("{no_body}/responses sent response headers but no body within 0.2 s"),
+        ]
     );
 }
 

@@ -8,6 +8,7 @@ use codex_core::context::world_state::catalog_section_ids;
 use codex_prompts::TemplateId;
 use pretty_assertions::assert_eq;
 
+use crate::not_a_rollout::recorded_rollout_text;
 use crate::support::Run;
 use crate::support::arg;
 use crate::support::assert_user_error;
@@ -105,16 +106,7 @@ fn approval_flag_help_and_config_list_the_same_values() {
 #[test]
 fn a_rollout_recorded_with_untrusted_still_resumes() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let script = write(
-        dir.path(),
-        "script.json",
-        r#"{"session": {"current_date": "2026-11-30", "timezone": "Etc/UTC", "shell": "bash", "seed": 1},
-            "turns": [{"user": "one", "assistant": "1"}]}"#,
-    );
-    let recorded = dir.path().join("recorded.jsonl");
-    let written = run(&["session", "run", arg(&script), "--rollout", arg(&recorded)]);
-    assert_eq!(written.code, Some(0), "{written:?}");
-    let text = std::fs::read_to_string(&recorded).expect("rollout");
+    let text = recorded_rollout_text(dir.path(), r#"[{"user": "one", "assistant": "1"}]"#);
     let older = text.replace(
         r#""approval_policy":"on-request""#,
         r#""approval_policy":"untrusted""#,

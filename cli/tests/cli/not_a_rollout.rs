@@ -43,19 +43,29 @@ fn binary_garbage_is_one_error_for_every_command_that_reads_a_rollout() {
     );
 }
 
+/// The text of the rollout `session run` records in `dir` for a pinned script playing `turns`
+/// (a JSON array of turn objects).
+pub fn recorded_rollout_text(dir: &Path, turns: &str) -> String {
+    let script = write(
+        dir,
+        "script.json",
+        &format!(
+            r#"{{"session": {{"current_date": "2026-11-30", "timezone": "Etc/UTC", "shell": "bash", "seed": 1}}, "turns": {turns}}}"#
+        ),
+    );
+    let recorded = dir.join("recorded.jsonl");
+    let written = run(&["session", "run", arg(&script), "--rollout", arg(&recorded)]);
+    assert_eq!(written.code, Some(0), "{written:?}");
+    std::fs::read_to_string(&recorded).expect("rollout")
+}
+
 #[test]
 fn a_rollout_with_a_few_damaged_lines_still_loads_with_their_line_numbers() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let script = write(
+    let text = recorded_rollout_text(
         dir.path(),
-        "script.json",
-        r#"{"session": {"current_date": "2026-11-30", "timezone": "Etc/UTC", "shell": "bash", "seed": 1},
-            "turns": [{"user": "one", "assistant": "1"}, {"user": "two", "assistant": "2"}]}"#,
+        r#"[{"user": "one", "assistant": "1"}, {"user": "two", "assistant": "2"}]"#,
     );
-    let recorded = dir.path().join("recorded.jsonl");
-    let written = run(&["session", "run", arg(&script), "--rollout", arg(&recorded)]);
-    assert_eq!(written.code, Some(0), "{written:?}");
-    let text = std::fs::read_to_string(&recorded).expect("rollout");
     let mut lines: Vec<&str> = text.lines().collect();
     lines.insert(2, "garbage here");
     lines.insert(6, "\u{1}\u{2} more garbage");
