@@ -222,8 +222,8 @@ impl ResponsesClient {
         let deadline = tokio::time::Instant::now() + self.config.models_total_timeout;
         let timeout = |waited_for: WaitedFor, limit: WaitLimit| ClientError::Timeout {
             url: self.models_url.to_string(),
+            // A body that was still coming in when the whole call ran out of time did not stall.
             waited_for: match (limit, waited_for) {
-                (WaitLimit::Total, WaitedFor::FirstBodyBytes) => WaitedFor::BodyEnd { received: 0 },
                 (WaitLimit::Total, WaitedFor::MoreBodyBytes { received }) => {
                     WaitedFor::BodyEnd { received }
                 }
@@ -235,7 +235,7 @@ impl ResponsesClient {
             },
         };
         let request = self.http.get(url).headers(headers).send();
-        let response = match bounded_wait(wait, deadline, request).await {
+        let mut response = match bounded_wait(wait, deadline, request).await {
             Ok(Ok(response)) => response,
             Ok(Err(error)) => return Err(self.transport_error(&error, &self.models_url)),
             Err(limit) => return Err(timeout(WaitedFor::Headers, limit)),
@@ -252,7 +252,6 @@ impl ResponsesClient {
             .get(ETAG)
             .and_then(|value| value.to_str().ok())
             .map(str::to_string);
-        let mut response = response;
         let mut bytes = Vec::new();
         loop {
             let waited_for = match bytes.len() {
