@@ -13,6 +13,7 @@ use codex_core::client::ResponsesClient;
 use codex_core::client::ResponsesLite;
 use codex_core::client::StreamProgress;
 use codex_core::client::resolve_base_url;
+use codex_core::config::ModelProvider;
 use codex_core::request::ResponsesRequest;
 use codex_core::script::AssistantReply;
 use codex_core::script::ModelResponse;
@@ -30,9 +31,9 @@ pub struct EndpointArgs {
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
 
-    /// Environment variable holding the API key.
-    #[arg(long, value_name = "NAME", default_value = OPENAI_API_KEY_ENV)]
-    pub api_key_env: String,
+    /// Environment variable holding the API key (default: `OPENAI_API_KEY`).
+    #[arg(long, value_name = "NAME")]
+    pub api_key_env: Option<String>,
 }
 
 impl EndpointArgs {
@@ -43,15 +44,41 @@ impl EndpointArgs {
         resolve_base_url(self.base_url.as_deref(), configured, environment.as_deref())
     }
 
-    /// The key from `--api-key-env`; an unset or empty variable is an error naming it.
+    /// The key from `--api-key-env` (else `OPENAI_API_KEY`); an unset or empty variable is an
+    /// error naming it.
     pub fn api_key(&self) -> anyhow::Result<ApiKey> {
-        Ok(ApiKey::from_env(&self.api_key_env)?)
+        let env_var = self.api_key_env.as_deref().unwrap_or(OPENAI_API_KEY_ENV);
+        Ok(ApiKey::from_env(env_var)?)
     }
 
-    /// A client for the resolved base URL, authenticated with `key`.
-    pub fn client(&self, configured: Option<&str>, key: ApiKey) -> anyhow::Result<ResponsesClient> {
-        let base_url = self.base_url(configured);
-        Ok(ResponsesClient::new(ClientConfig::new(base_url.url, key))?)
+    /// An error naming the first endpoint flag given to a run that will not reach the endpoint
+    /// because `switch` (`--live`, `--refresh`) is off: such a flag would be silently ignored.
+    pub fn reject_unused(&self, switch: &str) -> anyhow::Result<()> {
+        let given = [
+            ("--base-url", self.base_url.is_some()),
+            ("--api-key-env", self.api_key_env.is_some()),
+        ];
+        match given.into_iter().find(|(_, given)| *given) {
+            Some((flag, _)) => {
+                anyhow::bail!("{flag} needs {switch}: without it no endpoint is asked")
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// A client for the resolved base URL, authenticated with `key`, with the configured
+    /// provider's retries and timeouts (`None`: the defaults).
+    pub fn client(
+        &self,
+        provider: Option<&ModelProvider>,
+        key: ApiKey,
+    ) -> anyhow::Result<ResponsesClient> {
+        let base_url = self.base_url(provider.and_then(|provider| provider.base_url.as_deref()));
+        let mut config = ClientConfig::new(base_url.url, key);
+        if let Some(provider) = provider {
+            config = config.with_network(&provider.network);
+        }
+        Ok(ResponsesClient::new(config)?)
     }
 }
 

@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use client_support::ManualClock;
 use client_support::RecordingSleeper;
+use client_support::Step;
+use client_support::scripted_server;
 use client_support::test_config;
 use codex_core::client::CatalogSource;
 use codex_core::client::Clock;
@@ -464,4 +466,82 @@ async fn models_etag_from_a_response_renews_or_refreshes() {
             2
         )
     );
+}
+
+/// The error of one `GET /models` against `base_url` with short waits, and how long it took.
+async fn models_failure(base_url: &str, wait: Duration, total: Duration) -> (String, Duration) {
+    let mut config = test_config(base_url, Arc::new(RecordingSleeper::default()));
+    config.models_request_timeout = wait;
+    config.models_total_timeout = total;
+    let client = ResponsesClient::new(config).expect("client");
+    let started = std::time::Instant::now();
+    let error = client
+        .fetch_models(CLIENT_VERSION, None)
+        .await
+        .expect_err("the fetch times out");
+    (error.to_string(), started.elapsed())
+}
+
+const MODELS_HEAD: &str = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\
+                           content-length: 100000\r\nconnection: close\r\n\r\n";
+
+#[tokio::test]
+async fn a_models_timeout_names_the_wait_that_ran_out() {
+    let never_answers = scripted_server(vec![Step::Sleep(Duration::from_secs(10))]);
+    let no_body = scripted_server(vec![
+        Step::Write(MODELS_HEAD.to_string()),
+        Step::Sleep(Duration::from_secs(10)),
+    ]);
+    let stalls = scripted_server(vec![
+        Step::Write(format!("{MODELS_HEAD}{{\"models\": [")),
+        Step::Sleep(Duration::from_secs(10)),
+    ]);
+    let wait = Duration::from_millis(300);
+    let total = Duration::from_secs(5);
+    let mut results = Vec::new();
+    for base_url in [&never_answers, &no_body, &stalls] {
+        let (message, took) = models_failure(base_url, wait, total).await;
+        assert!(
+            took < Duration::from_secs(4),
+            "the timeout fired late: {took:?}"
+        );
+        results.push(message);
+    }
+    assert_eq!(
+        results,
+        vec![
+            format!("no response headers from {never_answers}/models within 0.3 s"),
+            format!("{no_body}/models sent response headers but no body within 0.3 s"),
+            format!(
+                "{stalls}/models stopped sending after 12 bytes of the body: no data for 0.3 s"
+            ),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_models_body_that_keeps_arriving_is_cut_at_the_total_limit_not_called_idle() {
+    let mut steps = vec![Step::Write(MODELS_HEAD.to_string())];
+    for _ in 0..100 {
+        steps.push(Step::Write(" ".to_string()));
+        steps.push(Step::Sleep(Duration::from_millis(50)));
+    }
+    let base_url = scripted_server(steps);
+    let (message, took) = models_failure(
+        &base_url,
+        Duration::from_millis(400),
+        Duration::from_millis(600),
+    )
+    .await;
+    assert!(
+        took < Duration::from_secs(3),
+        "the timeout fired late: {took:?}"
+    );
+    let prefix = format!("the body from {base_url}/models was still arriving after 0.6 s (");
+    let received: u64 = message
+        .strip_prefix(&prefix)
+        .and_then(|rest| rest.strip_suffix(" bytes so far)"))
+        .and_then(|count| count.parse().ok())
+        .unwrap_or_else(|| panic!("unexpected message: {message}"));
+    assert!((1..100).contains(&received), "{message}");
 }

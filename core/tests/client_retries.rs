@@ -9,8 +9,12 @@ use std::sync::Arc;
 use std::time::Duration;
 use std::time::Instant;
 
+use client_support::EVENT_STREAM_HEAD;
 use client_support::RecordingSleeper;
+use client_support::Step;
+use client_support::UnansweredAddress;
 use client_support::completed_event;
+use client_support::scripted_server;
 use client_support::sse_body;
 use client_support::stalling_server;
 use client_support::test_config;
@@ -294,11 +298,69 @@ async fn send_resends_a_cut_stream_up_to_the_stream_retry_limit() {
     assert_eq!(request_count(&always_cut).await, 2);
 }
 
-#[tokio::test]
-async fn an_idle_stream_times_out() {
-    let created = sse_body(&[json!({"type": "response.created", "response": {"id": "resp_idle"}})]);
-    let base_url = stalling_server(created, Duration::from_secs(10));
+/// The error of opening a stream (or of its next event, once open) with 0.2 s connect and
+/// first-byte timeouts and no retries; the error must come within a few seconds.
+async fn first_failure(base_url: String) -> String {
     let (client, _) = client_with(base_url, |config| {
+        config.request_max_retries = 0;
+        config.connect_timeout = Duration::from_millis(200);
+        config.first_byte_timeout = Duration::from_millis(200);
+    });
+    let started = Instant::now();
+    let error = match client
+        .stream(&RequestBody::from_bytes("{}"), &RequestHeaders::default())
+        .await
+    {
+        Err(error) => error,
+        Ok(mut stream) => loop {
+            match stream.next_event().await {
+                Some(Ok(_)) => {}
+                Some(Err(error)) => break error,
+                None => panic!("the stream ended without an error"),
+            }
+        },
+    };
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(5),
+        "the timeout fired late: {took:?}"
+    );
+    assert!(error.is_retryable(), "{error:?}");
+    error.to_string()
+}
+
+#[tokio::test]
+async fn each_wait_that_runs_out_is_named_with_its_url_and_timeout() {
+    // Nothing accepts: the connection never comes up.
+    let unanswered = UnansweredAddress::new();
+    let no_connection = unanswered.base_url();
+    // Accepts and never answers.
+    let no_headers = scripted_server(vec![Step::Sleep(Duration::from_secs(10))]);
+    // Answers with headers, then nothing.
+    let no_body = scripted_server(vec![
+        Step::Write(EVENT_STREAM_HEAD.to_string()),
+        Step::Sleep(Duration::from_secs(10)),
+    ]);
+    let mut messages = Vec::new();
+    for base_url in [&no_connection, &no_headers, &no_body] {
+        messages.push(first_failure(base_url.clone()).await);
+    }
+    assert_eq!(
+        messages,
+        vec![
+            format!("no connection to {no_connection}/responses within 0.2 s"),
+            format!("no response headers from {no_headers}/responses within 0.2 s"),
+            format!("{no_body}/responses sent response headers but no body within 0.2 s"),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn an_idle_stream_times_out_after_the_bytes_it_sent() {
+    let created = sse_body(&[json!({"type": "response.created", "response": {"id": "resp_idle"}})]);
+    let sent = created.len();
+    let base_url = stalling_server(created, Duration::from_secs(10));
+    let (client, _) = client_with(base_url.clone(), |config| {
         config.stream_idle_timeout = Duration::from_millis(200);
     });
     let started = Instant::now();
@@ -314,7 +376,10 @@ async fn an_idle_stream_times_out() {
             ResponseEvent::Created {
                 response_id: Some("resp_idle".to_string())
             },
-            "idle timeout: no data from the server for 0.2 s".to_string()
+            format!(
+                "{base_url}/responses stopped sending after {sent} bytes of the body: \
+                 no data for 0.2 s"
+            )
         )
     );
     assert!(

@@ -19,6 +19,7 @@ use codex_core::config::ModelProvider;
 use codex_core::config::ModelProviderTable;
 use codex_core::config::ModelProviderToml;
 use codex_core::config::ProjectRootMarkersToml;
+use codex_core::config::ProviderNetwork;
 use codex_core::config::SkillsConfig;
 use codex_core::config::SkillsToml;
 use codex_protocol::AskForApproval;
@@ -46,6 +47,7 @@ fn defaults_apply_without_a_config_file() {
                 id: "openai".to_string(),
                 name: None,
                 base_url: None,
+                network: ProviderNetwork::default(),
             },
             personality: None,
             sandbox_mode: SandboxMode::ReadOnly,
@@ -130,6 +132,7 @@ child_agents_md = true
                 id: "azure".to_string(),
                 name: Some("Azure".to_string()),
                 base_url: Some("https://example.invalid/v1".to_string()),
+                network: ProviderNetwork::default(),
             },
             personality: Some(Personality::Friendly),
             sandbox_mode: SandboxMode::WorkspaceWrite,
@@ -369,6 +372,7 @@ fn model_provider_accepts_an_id_string() {
             id: "ollama".to_string(),
             name: None,
             base_url: None,
+            network: ProviderNetwork::default(),
         }
     );
 }
@@ -481,4 +485,42 @@ fn effective_personality_defaults_to_pragmatic_only_while_the_feature_is_enabled
             "{text}"
         );
     }
+}
+
+#[test]
+fn model_provider_table_sets_retries_and_timeouts() {
+    let fixture = Fixture::new(Some(
+        "[model_provider]\nid = \"local\"\nbase_url = \"http://127.0.0.1:9/v1\"\n\
+         request_max_retries = 0\nstream_max_retries = 500\nstream_idle_timeout_ms = 1500\n\
+         connect_timeout_ms = 200\nfirst_byte_timeout_ms = 300\nmodels_timeout_ms = 400\n",
+    ));
+    assert_eq!(
+        fixture.load().unwrap().model_provider,
+        ModelProvider {
+            id: "local".to_string(),
+            name: None,
+            base_url: Some("http://127.0.0.1:9/v1".to_string()),
+            network: ProviderNetwork {
+                request_max_retries: Some(0),
+                // Capped as upstream caps it.
+                stream_max_retries: Some(100),
+                stream_idle_timeout: Some(std::time::Duration::from_millis(1500)),
+                connect_timeout: Some(std::time::Duration::from_millis(200)),
+                first_byte_timeout: Some(std::time::Duration::from_millis(300)),
+                models_timeout: Some(std::time::Duration::from_millis(400)),
+            },
+        }
+    );
+}
+
+#[test]
+fn a_zero_provider_timeout_is_an_error_naming_the_key() {
+    let fixture = Fixture::new(Some("[model_provider]\nconnect_timeout_ms = 0\n"));
+    assert_eq!(
+        fixture.load().unwrap_err().to_string(),
+        format!(
+            "{}:1: key `model_provider.connect_timeout_ms`: a timeout must be at least 1 ms",
+            fixture.config_path().display()
+        )
+    );
 }

@@ -174,3 +174,52 @@ fn errors_are_single_lines() {
         assert!(!error.to_string().contains('\n'), "{error}");
     }
 }
+
+/// Upstream Codex refuses `approval_policy = "untrusted"` as a setting; a wrong name lists the
+/// names a user may choose, the same ones `--approval` lists.
+#[test]
+fn approval_policy_untrusted_and_unknown_names_are_refused_with_the_choosable_names() {
+    let (fixture, untrusted) = load_error("model = \"gpt\"\napproval_policy = \"untrusted\"\n");
+    let (unknown_fixture, unknown) = load_error("approval_policy = \"sometimes\"\n");
+    assert_eq!(
+        (untrusted, unknown),
+        (
+            format!(
+                "{}:2: key `approval_policy`: approval policy `untrusted` is no longer supported \
+                 (expected one of: on-request, never)",
+                fixture.config_path().display()
+            ),
+            format!(
+                "{}:1:19: key `approval_policy`: unknown approval policy `sometimes` (expected \
+                 one of: on-request, never)",
+                unknown_fixture.config_path().display()
+            ),
+        )
+    );
+    let fixture = Fixture::new(None);
+    let overrides: Result<Vec<codex_core::config::CliOverride>, _> = ["approval_policy=untrusted"]
+        .iter()
+        .map(|raw| raw.parse())
+        .collect();
+    assert_eq!(
+        overrides.unwrap_err().to_string(),
+        "-c approval_policy=untrusted: approval policy `untrusted` is no longer supported \
+         (expected one of: on-request, never)"
+    );
+    // A granular table and the retired `on-failure` name still load.
+    let granular = Fixture::new(Some(
+        "approval_policy = { granular = { sandbox_approval = true, rules = false, \
+         mcp_elicitations = true } }\n",
+    ));
+    assert_eq!(
+        (
+            granular.load().unwrap().approval_policy.to_string(),
+            fixture
+                .load_with(&Default::default(), &["approval_policy=on-failure"])
+                .unwrap()
+                .approval_policy
+                .to_string()
+        ),
+        ("granular".to_string(), "on-request".to_string())
+    );
+}

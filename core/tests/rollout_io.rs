@@ -6,11 +6,13 @@ mod rollout_support;
 
 use std::fs;
 
+use codex_core::rollout::JSON_PROBE_LINES;
 use codex_core::rollout::LineDamage;
 use codex_core::rollout::LineOrdinals;
 use codex_core::rollout::RolloutError;
 use codex_core::rollout::RolloutWarning;
 use codex_core::rollout::RolloutWriter;
+use codex_core::rollout::parse_rollout;
 use codex_core::rollout::read_rollout;
 use codex_core::rollout::rollout_path;
 use codex_protocol::models::ContentItem;
@@ -379,4 +381,63 @@ fn large_rollouts_keep_file_order_and_line_numbers() {
         let reference: RolloutLine = serde_json::from_str(raw).expect("protocol");
         assert_eq!(loaded_line.line, reference, "line {line_number}");
     }
+}
+
+/// Binary garbage or prose given as a rollout: one error naming the file, no warning per line.
+#[test]
+fn a_file_without_json_lines_is_not_a_rollout() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut garbage: Vec<u8> = Vec::new();
+    for line in 0..200u32 {
+        garbage.extend((0..64u32).map(|byte| ((line * 31 + byte * 7) % 256) as u8 | 0x80));
+        garbage.push(b'\n');
+    }
+    let binary = dir.path().join("binary.jsonl");
+    std::fs::write(&binary, &garbage).expect("write");
+    let prose = dir.path().join("notes.txt");
+    std::fs::write(&prose, "first line\n\nsecond line\nthird line\n").expect("write");
+    let errors: Vec<String> = [&binary, &prose]
+        .iter()
+        .map(|path| read_rollout(path).expect_err("not a rollout").to_string())
+        .collect();
+    assert_eq!(
+        errors,
+        vec![
+            format!(
+                "{}: not a rollout: no JSON line in the first {JSON_PROBE_LINES} lines",
+                binary.display()
+            ),
+            format!(
+                "{}: not a rollout: no JSON line in its 4 lines",
+                prose.display()
+            ),
+        ]
+    );
+    assert_eq!(
+        parse_rollout(&garbage[..])
+            .expect_err("not a rollout")
+            .to_string(),
+        format!("not a rollout: no JSON line in the first {JSON_PROBE_LINES} lines")
+    );
+}
+
+/// Damaged lines before the first good one are still warnings, once the file shows it is JSON.
+#[test]
+fn leading_damage_followed_by_rollout_lines_still_loads() {
+    let good = r#"{"timestamp":"t","type":"event_msg","payload":{"type":"x"}}"#;
+    let mut lines: Vec<String> = (0..JSON_PROBE_LINES - 1)
+        .map(|line| format!("garbage {line}"))
+        .collect();
+    lines.push(good.to_string());
+    let loaded = load(&jsonl(&lines));
+    assert_eq!(
+        (line_numbers(&loaded), loaded.warnings.len()),
+        (vec![JSON_PROBE_LINES], JSON_PROBE_LINES - 1)
+    );
+    // A lone cut-short first line is a rollout whose writer stopped in it.
+    let cut = load(&good[..20]);
+    assert_eq!(
+        (cut.lines.len(), cut.warnings[0].damage),
+        (0, LineDamage::Truncated)
+    );
 }

@@ -177,6 +177,18 @@ fn bad_values_are_named_with_their_place() {
                 .to_string(),
         ),
         (
+            r#"{"session": {"approval_policy": "untrusted"}, "turns": []}"#.to_string(),
+            "script.json: session.approval_policy: approval policy `untrusted` is no longer \
+             supported (expected one of: on-request, never)"
+                .to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "set": {"approval_policy": "sometimes"}}]}"#.to_string(),
+            "script.json: turns[0].set.approval_policy: unknown approval policy `sometimes` \
+             (expected one of: on-request, never)"
+                .to_string(),
+        ),
+        (
             r#"{"turns": [{"user": "a", "set": {"model": null}}]}"#.to_string(),
             "script.json: turns[0].set.model: null is not a value (leave the key out)".to_string(),
         ),
@@ -260,7 +272,12 @@ fn set_assignments_are_checked_like_script_keys() {
     );
     assert_eq!(
         rejected("approval_policy=sometimes"),
-        "--set approval_policy=sometimes: unknown variant `sometimes`, expected one of \
-         `untrusted`, `on-failure`, `on-request`, `granular`, `never`"
+        "--set approval_policy=sometimes: unknown approval policy `sometimes` (expected one of: \
+         on-request, never)"
+    );
+    assert_eq!(
+        rejected("approval_policy=untrusted"),
+        "--set approval_policy=untrusted: approval policy `untrusted` is no longer supported \
+         (expected one of: on-request, never)"
     );
 }

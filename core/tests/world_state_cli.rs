@@ -97,7 +97,14 @@ fn bad_arguments_are_reported_not_panicked_on() {
     let templates = TemplateSet::embedded();
     let unknown = world_state_diff_cli("nope", &PreviousSectionArg::Absent, "{}", &templates)
         .expect_err("unknown section");
-    assert_eq!(unknown.to_string(), "unknown world-state section ID: nope");
+    assert_eq!(
+        unknown.to_string(),
+        format!(
+            "unknown world-state section ID `nope` (expected one of: {})",
+            catalog_section_ids().collect::<Vec<_>>().join(", ")
+        )
+    );
+    assert!(unknown.to_string().contains("model, personality, "));
 
     let invalid = world_state_diff_cli("realtime", &PreviousSectionArg::Absent, "{}", &templates)
         .expect_err("missing field");

@@ -8,6 +8,11 @@ use codex_protocol::openai_models::ModelsResponse;
 
 use crate::error::CatalogError;
 use crate::error::CatalogOrigin;
+use codex_prompts::CATALOG_NETWORK_ACCESS_PLACEHOLDER;
+use codex_prompts::UndefinedVariable;
+use codex_prompts::check_variables;
+use codex_prompts::placeholder_names;
+use codex_protocol::openai_models::PERSONALITY_PLACEHOLDER;
 
 /// The catalog compiled into the binary: upstream's ten model slugs with their metadata and this
 /// project's own instruction templates (`prompts/templates/`). Regenerated, never hand-edited.
@@ -54,9 +59,13 @@ impl ModelCatalog {
         }
     }
 
+    /// Decodes the document and checks its templates ([`check_templates`]).
     fn parse(json: &str, origin: CatalogOrigin) -> Result<Self, CatalogError> {
         match serde_json::from_str::<ModelsResponse>(json) {
-            Ok(response) => Ok(Self::from_response(response, origin)),
+            Ok(response) => {
+                check_templates(&origin, &response.models)?;
+                Ok(Self::from_response(response, origin))
+            }
             Err(source) => Err(CatalogError::Parse { origin, source }),
         }
     }
@@ -93,4 +102,54 @@ impl ModelCatalog {
             .or_else(|| listed.first())
             .copied()
     }
+}
+
+/// Checks every catalog text the harness fills placeholders in against the variables it fills:
+/// `instructions_template` gets the personality, the `permissions` texts the network access
+/// (other texts are used verbatim). A placeholder naming anything else is an error naming the
+/// field, the model and the catalog, worded as an overlay file's is.
+fn check_templates(origin: &CatalogOrigin, models: &[ModelInfo]) -> Result<(), UndefinedVariable> {
+    let personality = placeholder_names(PERSONALITY_PLACEHOLDER);
+    let network_access = placeholder_names(CATALOG_NETWORK_ACCESS_PLACEHOLDER);
+    for model in models {
+        let Some(messages) = &model.model_messages else {
+            continue;
+        };
+        let permissions = messages.permissions.as_ref();
+        let texts = [
+            (
+                "instructions_template",
+                messages.instructions_template.as_ref(),
+                &personality,
+            ),
+            (
+                "permissions.read_only",
+                permissions.and_then(|texts| texts.read_only.as_ref()),
+                &network_access,
+            ),
+            (
+                "permissions.workspace_write",
+                permissions.and_then(|texts| texts.workspace_write.as_ref()),
+                &network_access,
+            ),
+            (
+                "permissions.danger_full_access",
+                permissions.and_then(|texts| texts.danger_full_access.as_ref()),
+                &network_access,
+            ),
+        ];
+        for (field, text, defined) in texts {
+            if let Some(text) = text {
+                check_variables(
+                    format_args!(
+                        "`model_messages.{field}` of model `{}` in {origin}",
+                        model.slug
+                    ),
+                    text,
+                    defined,
+                )?;
+            }
+        }
+    }
+    Ok(())
 }

@@ -47,13 +47,16 @@ pub enum CatalogError {
         #[source]
         source: serde_json::Error,
     },
+    /// A text the harness fills placeholders in names a variable it is never given.
+    #[error(transparent)]
+    UndefinedVariable(#[from] codex_prompts::UndefinedVariable),
 }
 
 impl CatalogError {
     /// One-based line and column of a parse error, when serde_json reported one.
     pub fn position(&self) -> Option<(usize, usize)> {
         match self {
-            CatalogError::Read { .. } => None,
+            CatalogError::Read { .. } | CatalogError::UndefinedVariable(_) => None,
             CatalogError::Parse { source, .. } => {
                 (source.line() > 0).then(|| (source.line(), source.column()))
             }

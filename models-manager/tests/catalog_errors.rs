@@ -99,3 +99,58 @@ fn legacy_base_instructions_become_the_template() {
         "Be helpful."
     );
 }
+
+/// One model entry with `model_messages`.
+fn catalog_with_messages(messages: serde_json::Value) -> String {
+    serde_json::json!({"models": [{
+        "slug": "m",
+        "display_name": "m",
+        "supported_reasoning_levels": [],
+        "shell_type": "shell_command",
+        "visibility": "list",
+        "supported_in_api": true,
+        "priority": 1,
+        "model_messages": messages,
+    }]})
+    .to_string()
+}
+
+#[test]
+fn a_template_naming_an_undefined_variable_is_an_error_naming_field_model_and_catalog() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let instructions = write_catalog(
+        &dir,
+        &catalog_with_messages(serde_json::json!({
+            "instructions_template": "Be brief. {{ personality }} {{ unknown_var }}",
+        })),
+    );
+    let instructions_error = ModelCatalog::from_path(&instructions)
+        .expect_err("undefined variable")
+        .to_string();
+    let permissions = ModelCatalog::from_json_str(&catalog_with_messages(serde_json::json!({
+        "instructions_template": "Be brief.",
+        "permissions": {"read_only": "Network {{ network_access }}.", "workspace_write": "{{ network }}"},
+    })))
+    .expect_err("undefined variable")
+    .to_string();
+    assert_eq!(
+        (instructions_error, permissions),
+        (
+            format!(
+                "template `model_messages.instructions_template` of model `m` in model catalog \
+                 {} uses `{{{{ unknown_var }}}}`, which nothing defines (it is given: personality)",
+                instructions.display()
+            ),
+            "template `model_messages.permissions.workspace_write` of model `m` in inline model \
+             catalog uses `{{ network }}`, which nothing defines (it is given: network_access)"
+                .to_string()
+        )
+    );
+    // The placeholders the harness fills, and texts it uses verbatim, load.
+    let fine = ModelCatalog::from_json_str(&catalog_with_messages(serde_json::json!({
+        "instructions_template": "Be brief. {{ personality }}",
+        "permissions": {"read_only": "Network {{ network_access }}."},
+        "approvals": {"never": "Never ask {{ anyone }}."},
+    })));
+    assert!(fine.is_ok(), "{fine:?}");
+}

@@ -1,5 +1,7 @@
 use std::path::PathBuf;
 
+use crate::UndefinedVariable;
+
 /// Why a template directory could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum PromptsError {
@@ -20,4 +22,7 @@ pub enum PromptsError {
     /// A template file of the overlay is not valid UTF-8.
     #[error("template file {} is not valid UTF-8", path.display())]
     NotUtf8 { path: PathBuf },
+    /// A template file of the overlay names a variable its template is never given.
+    #[error(transparent)]
+    UndefinedVariable(#[from] UndefinedVariable),
 }

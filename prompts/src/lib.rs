@@ -13,6 +13,7 @@ mod template_id;
 mod template_set;
 
 pub use error::PromptsError;
+pub use permissions::CATALOG_NETWORK_ACCESS_PLACEHOLDER;
 pub use permissions::CatalogApprovalMessages;
 pub use permissions::CatalogPermissionMessages;
 pub use permissions::DeniedRead;
@@ -23,6 +24,8 @@ pub use permissions::RequestPermissionsTool;
 pub use prefixes::MAX_LISTED_PREFIXES;
 pub use prefixes::MAX_PREFIX_LIST_CHARS;
 pub use prefixes::format_allow_prefixes;
+pub use render::UndefinedVariable;
+pub use render::check_variables;
 pub use render::placeholder_names;
 pub use render::render;
 pub use template_id::TemplateId;

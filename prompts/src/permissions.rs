@@ -22,7 +22,7 @@ const START_MARKER: &str = "<permissions instructions>";
 const END_MARKER: &str = "</permissions instructions>";
 const CONTENT_KIND: &str = "permissions.instructions";
 /// The only placeholder a catalog sandbox message may use; matched literally, spaces included.
-const CATALOG_NETWORK_ACCESS_PLACEHOLDER: &str = "{{ network_access }}";
+pub const CATALOG_NETWORK_ACCESS_PLACEHOLDER: &str = "{{ network_access }}";
 
 /// Whether commands may ask for extra sandboxed permissions (`with_additional_permissions`)
 /// instead of full escalation.

@@ -2,7 +2,11 @@
 //!
 //! Templates are model-visible prose, so the renderer must never fail: a placeholder whose
 //! variable is not supplied renders as empty text (the prompt says less instead of breaking),
-//! and anything that is not a well-formed placeholder is copied through unchanged.
+//! and anything that is not a well-formed placeholder is copied through unchanged. Templates a
+//! user supplies (a `--prompts-dir` overlay, a catalog file's texts) are checked when they are
+//! loaded instead ([`check_variables`]): a variable nothing defines is an error there.
+
+use std::fmt;
 
 /// One piece of a template: literal text, or a placeholder naming a variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,6 +94,44 @@ pub fn placeholder_names(template: &str) -> Vec<&str> {
         }
     }
     names
+}
+
+/// A template names a variable that the code rendering it never gives it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "template {template} uses `{{{{ {variable} }}}}`, which nothing defines ({})",
+    match defined.as_slice() {
+        [] => "it is given no variables".to_string(),
+        names => format!("it is given: {}", names.join(", ")),
+    }
+)]
+pub struct UndefinedVariable {
+    /// The template: an overlay file's path, or a catalog text's field, model and catalog.
+    pub template: String,
+    pub variable: String,
+    /// The variables the template is rendered with.
+    pub defined: Vec<String>,
+}
+
+/// Checks that every placeholder of `text` names one of `defined`; the first one that does not
+/// is an error naming `template` and the variable. Overlays and catalog texts share it, so both
+/// report a stray placeholder the same way.
+pub fn check_variables(
+    template: impl fmt::Display,
+    text: &str,
+    defined: &[&str],
+) -> Result<(), UndefinedVariable> {
+    match placeholder_names(text)
+        .into_iter()
+        .find(|name| !defined.contains(name))
+    {
+        Some(variable) => Err(UndefinedVariable {
+            template: template.to_string(),
+            variable: variable.to_string(),
+            defined: defined.iter().map(|name| (*name).to_string()).collect(),
+        }),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use crate::PromptsError;
 use crate::TemplateId;
-use crate::render::placeholder_names;
+use crate::render::check_variables;
 use crate::render::render;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -40,7 +40,8 @@ impl TemplateSet {
     /// The embedded templates overlaid by every known template file found under `dir`
     /// (searched recursively; paths are matched relative to `dir`). Templates missing from
     /// `dir` fall back to the embedded file. Files that match no known template are reported
-    /// with a warning and otherwise ignored.
+    /// with a warning and otherwise ignored; a file whose placeholders name a variable its
+    /// template is never given is an error naming the file and the variable.
     pub fn from_dir(dir: &Path) -> Result<Self, PromptsError> {
         let mut files = Vec::new();
         collect_files(dir, dir, &mut files)?;
@@ -60,15 +61,7 @@ impl TemplateSet {
                 })?;
             let text = String::from_utf8(bytes)
                 .map_err(|_| PromptsError::NotUtf8 { path: path.clone() })?;
-            for name in placeholder_names(&text) {
-                if !id.variables().contains(&name) {
-                    tracing::warn!(
-                        path = %path.display(),
-                        variable = name,
-                        "template names a variable it is never given; it will render empty"
-                    );
-                }
-            }
+            check_variables(path.display(), &text, id.variables())?;
             overrides.insert(id, Override { path, text });
         }
         Ok(Self { overrides })

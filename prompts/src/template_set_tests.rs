@@ -1,4 +1,5 @@
 use super::*;
+use crate::render::placeholder_names;
 use pretty_assertions::assert_eq;
 use std::fs;
 
@@ -99,24 +100,6 @@ fn empty_directory_is_the_embedded_set() {
 }
 
 #[test]
-fn overlay_with_an_undeclared_variable_still_renders() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    write(
-        dir.path(),
-        "model_switch.md",
-        "{{ surprise }}[{{ model_instructions }}]\n",
-    );
-    let templates = TemplateSet::from_dir(dir.path()).expect("overlay");
-    assert_eq!(
-        templates.render(
-            TemplateId::ModelSwitch,
-            &[("model_instructions", "be brief")]
-        ),
-        "[be brief]"
-    );
-}
-
-#[test]
 fn missing_directory_is_a_typed_error_naming_it() {
     let dir = tempfile::tempdir().expect("tempdir");
     let missing = dir.path().join("does-not-exist");
@@ -177,4 +160,38 @@ fn symlinked_files_are_read_and_directory_links_are_not_walked() {
     std::os::unix::fs::symlink(dir.path(), dir.path().join("loop")).expect("dir link");
     let templates = TemplateSet::from_dir(dir.path()).expect("overlay");
     assert_eq!(templates.text(TemplateId::RealtimeEnd), "linked end");
+}
+
+#[test]
+fn an_overlay_naming_an_undefined_variable_is_an_error_naming_file_and_variable() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "permissions/sandbox_mode/read_only.md",
+        "Network: {{ network_access }}. Also {{ unknown_var }} and {{ other }}.\n",
+    );
+    write(dir.path(), "realtime/start.md", "started {{ when }}\n");
+    let error = TemplateSet::from_dir(dir.path()).expect_err("undefined variables");
+    // Files are read in sorted order: permissions/… before realtime/….
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "template {} uses `{{{{ unknown_var }}}}`, which nothing defines (it is given: \
+             network_access)",
+            dir.path()
+                .join("permissions/sandbox_mode/read_only.md")
+                .display()
+        )
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "realtime/start.md", "started {{ when }}\n");
+    assert_eq!(
+        TemplateSet::from_dir(dir.path())
+            .expect_err("undefined variable")
+            .to_string(),
+        format!(
+            "template {} uses `{{{{ when }}}}`, which nothing defines (it is given no variables)",
+            dir.path().join("realtime/start.md").display()
+        )
+    );
 }

@@ -44,7 +44,8 @@ impl From<bool> for NetworkAccess {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AskForApproval {
-    /// Only known-safe read-only commands run without asking.
+    /// Only known-safe read-only commands run without asking. Upstream keeps it for projects it
+    /// does not trust and no longer accepts it as a setting; recorded turns still carry it.
     #[serde(rename = "untrusted")]
     UnlessTrusted,
     /// The model decides when to ask. The retired `on-failure` policy is read as this one.
@@ -58,9 +59,10 @@ pub enum AskForApproval {
 }
 
 impl AskForApproval {
-    /// Spellings accepted by [`std::str::FromStr`]; `granular` needs a config and cannot be parsed
-    /// from a bare name.
-    pub const PARSEABLE: &'static [&'static str] = &["untrusted", "on-request", "never"];
+    /// The policies a user may choose by name (`--approval`, config.toml, `-c`, session
+    /// scripts), in the order messages list them; a `granular` policy is a table, not a name.
+    /// Every message about an approval policy name lists these.
+    pub const CHOOSABLE: [AskForApproval; 2] = [Self::OnRequest, Self::Never];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -70,6 +72,69 @@ impl AskForApproval {
             Self::Never => "never",
         }
     }
+
+    /// Whether a user may set this policy: all but `untrusted`, which upstream Codex refuses as
+    /// a setting ("no longer supported") while still reading it from recorded turns.
+    pub fn is_choosable(self) -> bool {
+        match self {
+            Self::UnlessTrusted => false,
+            Self::OnRequest | Self::Granular(_) | Self::Never => true,
+        }
+    }
+
+    /// `self` if a user may set it, else the error saying it is no longer supported.
+    pub fn choosable(self) -> Result<Self, UnsupportedApprovalPolicy> {
+        match self.is_choosable() {
+            true => Ok(self),
+            false => Err(UnsupportedApprovalPolicy { policy: self }),
+        }
+    }
+
+    /// Parses a policy named on the command line: one of [`AskForApproval::CHOOSABLE`], as
+    /// upstream's `--ask-for-approval` takes them (config files may still use the retired
+    /// `on-failure`; a flag may not).
+    pub fn from_choice(name: &str) -> Result<Self, ApprovalChoiceError> {
+        if let Some(policy) = Self::CHOOSABLE
+            .into_iter()
+            .find(|policy| policy.as_str() == name)
+        {
+            return Ok(policy);
+        }
+        match name.parse::<Self>() {
+            Ok(policy) if !policy.is_choosable() => Err(ApprovalChoiceError::Unsupported(
+                UnsupportedApprovalPolicy { policy },
+            )),
+            Ok(_) | Err(_) => Err(ApprovalChoiceError::Unknown(ParseEnumError::new(
+                "approval policy",
+                name,
+                &Self::CHOOSABLE.map(Self::as_str),
+            ))),
+        }
+    }
+
+    /// The names of [`AskForApproval::CHOOSABLE`], comma-separated.
+    pub fn choosable_names() -> String {
+        Self::CHOOSABLE.map(Self::as_str).join(", ")
+    }
+}
+
+/// A policy that is read from recorded turns but refused as a setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "approval policy `{policy}` is no longer supported (expected one of: {})",
+    AskForApproval::choosable_names()
+)]
+pub struct UnsupportedApprovalPolicy {
+    pub policy: AskForApproval,
+}
+
+/// Why [`AskForApproval::from_choice`] refused a name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApprovalChoiceError {
+    #[error(transparent)]
+    Unknown(ParseEnumError),
+    #[error(transparent)]
+    Unsupported(UnsupportedApprovalPolicy),
 }
 
 impl std::fmt::Display for AskForApproval {
@@ -78,6 +143,9 @@ impl std::fmt::Display for AskForApproval {
     }
 }
 
+/// Reads every name a recorded policy may have, `untrusted` and the retired `on-failure`
+/// included (check [`AskForApproval::choosable`] for a user's setting); an unknown name is an
+/// error listing the choosable names.
 impl std::str::FromStr for AskForApproval {
     type Err = ParseEnumError;
 
@@ -89,7 +157,7 @@ impl std::str::FromStr for AskForApproval {
             other => Err(ParseEnumError::new(
                 "approval policy",
                 other,
-                Self::PARSEABLE,
+                &Self::CHOOSABLE.map(Self::as_str),
             )),
         }
     }

@@ -175,6 +175,82 @@ fn approval_policy_spellings() {
 }
 
 #[test]
+fn untrusted_is_read_but_not_choosable_and_messages_list_the_choosable_names() {
+    let granular = AskForApproval::Granular(GranularApprovalConfig {
+        sandbox_approval: true,
+        rules: true,
+        skill_approval: true,
+        request_permissions: true,
+        mcp_elicitations: true,
+    });
+    // Every variant, matched exhaustively so a new one must be placed.
+    let choosable: Vec<AskForApproval> = [
+        AskForApproval::UnlessTrusted,
+        AskForApproval::OnRequest,
+        granular,
+        AskForApproval::Never,
+    ]
+    .into_iter()
+    .filter(|policy| match policy {
+        AskForApproval::UnlessTrusted
+        | AskForApproval::OnRequest
+        | AskForApproval::Granular(_)
+        | AskForApproval::Never => policy.is_choosable(),
+    })
+    .collect();
+    assert_eq!(
+        choosable,
+        vec![AskForApproval::OnRequest, granular, AskForApproval::Never]
+    );
+    // The named ones are exactly CHOOSABLE.
+    assert_eq!(
+        choosable
+            .into_iter()
+            .filter(|policy| !matches!(policy, AskForApproval::Granular(_)))
+            .collect::<Vec<_>>(),
+        AskForApproval::CHOOSABLE.to_vec()
+    );
+    assert_eq!(
+        (
+            AskForApproval::UnlessTrusted
+                .choosable()
+                .unwrap_err()
+                .to_string(),
+            "sometimes"
+                .parse::<AskForApproval>()
+                .unwrap_err()
+                .to_string(),
+        ),
+        (
+            "approval policy `untrusted` is no longer supported (expected one of: on-request, \
+             never)"
+                .to_string(),
+            "unknown approval policy `sometimes` (expected one of: on-request, never)".to_string(),
+        )
+    );
+    // A flag takes exactly the choosable names, as upstream's `--ask-for-approval` does.
+    let choices: Vec<String> = ["on-request", "never", "untrusted", "on-failure", "granular"]
+        .into_iter()
+        .map(|name| match AskForApproval::from_choice(name) {
+            Ok(policy) => format!("ok {policy}"),
+            Err(error) => error.to_string(),
+        })
+        .collect();
+    assert_eq!(
+        choices,
+        vec![
+            "ok on-request".to_string(),
+            "ok never".to_string(),
+            "approval policy `untrusted` is no longer supported (expected one of: on-request, \
+             never)"
+                .to_string(),
+            "unknown approval policy `on-failure` (expected one of: on-request, never)".to_string(),
+            "unknown approval policy `granular` (expected one of: on-request, never)".to_string(),
+        ]
+    );
+}
+
+#[test]
 fn granular_approval_round_trips_with_defaults() {
     let parsed: AskForApproval = serde_json::from_value(json!({
         "granular": {"sandbox_approval": true, "rules": false, "mcp_elicitations": true}

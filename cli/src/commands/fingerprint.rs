@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use codex_context_fragments::fingerprint;
+use codex_core::context::fragment_registry::fragment_roles;
 
 use crate::input;
 
@@ -13,8 +14,15 @@ use crate::input;
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("fragment").required(true).args(["text", "file"])))]
 pub struct FingerprintArgs {
-    /// Role of the message that carries the fragment (`developer`, `user`).
-    #[arg(long, value_name = "ROLE")]
+    /// Role of the message that carries the fragment: a role some fragment type is sent under.
+    #[arg(
+        long,
+        value_name = "ROLE",
+        help = format!(
+            "Role of the message that carries the fragment: one of {}",
+            fragment_roles().join(", ")
+        )
+    )]
     pub role: String,
 
     /// The rendered fragment text.
@@ -27,6 +35,15 @@ pub struct FingerprintArgs {
 }
 
 pub fn run(args: &FingerprintArgs) -> anyhow::Result<String> {
+    // Checked here rather than by clap so that a bad value is a one-line error like the others.
+    let roles = fragment_roles();
+    if !roles.contains(&args.role.as_str()) {
+        anyhow::bail!(
+            "invalid --role: unknown role `{}` (expected one of: {})",
+            args.role,
+            roles.join(", ")
+        );
+    }
     let text = match (&args.text, &args.file) {
         (Some(text), _) => text.clone(),
         (None, Some(path)) => input::read_text(path)?,

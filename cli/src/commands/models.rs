@@ -55,6 +55,9 @@ pub struct ModelsArgs {
 const HEADERS: [&str; 4] = ["SLUG", "VISIBILITY", "CONTEXT WINDOW", "PERSONALITY"];
 
 pub fn run(args: &ModelsArgs) -> anyhow::Result<String> {
+    if !args.refresh {
+        args.endpoint.reject_unused("--refresh")?;
+    }
     let mut catalog = args.catalog.load(&TemplateSet::embedded())?;
     if args.refresh {
         catalog = refreshed(args, catalog)?;
@@ -88,9 +91,8 @@ fn refreshed(args: &ModelsArgs, bundled: ModelCatalog) -> anyhow::Result<ModelCa
     for warning in &config.warnings {
         warn!("{warning}");
     }
-    let configured_url = config.model_provider.base_url.as_deref();
     let client = match args.endpoint.api_key() {
-        Ok(key) => Some(args.endpoint.client(configured_url, key)?),
+        Ok(key) => Some(args.endpoint.client(Some(&config.model_provider), key)?),
         Err(error) => {
             warn!("{error}; the models endpoint was not asked");
             None

@@ -53,8 +53,12 @@ pub struct TurnArgs {
     #[arg(long, value_name = "MODE")]
     pub sandbox: Option<String>,
 
-    /// Approval policy: `untrusted`, `on-request` or `never`.
-    #[arg(long, value_name = "POLICY")]
+    /// Approval policy (the names config.toml's `approval_policy` takes).
+    #[arg(
+        long,
+        value_name = "POLICY",
+        help = format!("Approval policy: one of {}", AskForApproval::choosable_names())
+    )]
     pub approval: Option<String>,
 
     /// Send the request in the Responses Lite shape even if the model does not use it.
@@ -201,7 +205,7 @@ pub fn prepare_turn(args: &TurnArgs) -> anyhow::Result<PreparedTurn> {
     let approval_policy = args
         .approval
         .as_deref()
-        .map(AskForApproval::from_str)
+        .map(AskForApproval::from_choice)
         .transpose()
         .context("invalid --approval")?;
     let cli_overrides = args

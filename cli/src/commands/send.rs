@@ -79,7 +79,7 @@ pub fn run(args: &SendArgs) -> anyhow::Result<String> {
     let prepared = prepare_turn(&args.turn)?;
     let client = args
         .endpoint
-        .client(prepared.config.model_provider.base_url.as_deref(), key)?;
+        .client(Some(&prepared.config.model_provider), key)?;
     match &args.rollout {
         Some(path) => run_turn(prepared, message, &client, create_rollout(path)?),
         None => run_turn(prepared, message, &client, Vec::new()),

@@ -227,6 +227,9 @@ pub fn run(args: &SessionArgs) -> anyhow::Result<String> {
 }
 
 fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
+    if !args.live {
+        args.endpoint.reject_unused("--live")?;
+    }
     let script = Script::load(&args.script)?;
     let script_catalog = script.session.path("model_catalog");
     let sink = match &args.rollout {

@@ -5,6 +5,7 @@
 
 mod bad_input;
 mod bounded;
+mod choices;
 mod compare;
 mod context_window;
 mod diagnostics;
@@ -16,6 +17,8 @@ mod instructions;
 mod merge_patch;
 mod models;
 mod models_refresh;
+mod network_timeouts;
+mod not_a_rollout;
 mod output_safety;
 mod readme;
 mod request;
@@ -27,4 +30,5 @@ mod session;
 mod session_errors;
 mod streaming;
 mod support;
+mod template_variables;
 mod world_state;

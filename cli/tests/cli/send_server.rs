@@ -95,7 +95,8 @@ impl TestServer {
     }
 }
 
-fn read_request(socket: &TcpStream) -> Option<RecordedRequest> {
+/// Reads one request (head and `content-length` body) from `socket`.
+pub fn read_request(socket: &TcpStream) -> Option<RecordedRequest> {
     let mut reader = BufReader::new(socket);
     let mut request_line = String::new();
     reader.read_line(&mut request_line).ok()?;

@@ -13,6 +13,7 @@ use super::retry::Clock;
 use super::retry::Sleeper;
 use super::retry::SystemClock;
 use super::retry::TokioSleeper;
+use crate::config::ProviderNetwork;
 
 /// The OpenAI API, used when no base URL is configured.
 pub const OPENAI_API_BASE_URL: &str = "https://api.openai.com/v1";
@@ -26,12 +27,21 @@ pub const DEFAULT_ORIGINATOR: &str = "codex_cli_rs";
 pub const RESPONSES_LITE_HEADER: &str = "x-openai-internal-codex-responses-lite";
 pub const DEFAULT_REQUEST_MAX_RETRIES: u32 = 4;
 pub const DEFAULT_STREAM_MAX_RETRIES: u32 = 5;
+/// Longest wait for a connection (the OpenAI SDKs' default).
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// Longest wait for the response headers after sending, and then for the first body bytes: a
+/// Responses server answers at once with `response.created`, long before the model's output.
+pub const DEFAULT_FIRST_BYTE_TIMEOUT: Duration = Duration::from_secs(30);
+/// Longest wait for more bytes of a stream that has started.
 pub const DEFAULT_STREAM_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
 pub const DEFAULT_RETRY_BASE_DELAY: Duration = Duration::from_millis(200);
 /// Upper bound on any wait between attempts, server hints included, so a bogus `Retry-After`
 /// cannot park a session for hours.
 pub const DEFAULT_MAX_RETRY_DELAY: Duration = Duration::from_secs(120);
+/// Longest wait of a `GET /models` call for its headers, its first body bytes or more of them.
 pub const DEFAULT_MODELS_REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
+/// Longest a whole `GET /models` call may take, however steadily its body arrives.
+pub const DEFAULT_MODELS_TOTAL_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Text shown wherever an API key would otherwise appear.
 pub const REDACTED: &str = "[redacted]";
@@ -143,13 +153,21 @@ pub struct ClientConfig {
     /// Retries of a whole request whose stream broke off or failed retryably
     /// ([`ResponsesClient::send`](super::ResponsesClient::send) only).
     pub stream_max_retries: u32,
-    /// Longest wait for response headers or for the next bytes of the stream.
+    /// Longest wait for a connection (TCP and TLS).
+    pub connect_timeout: Duration,
+    /// Longest wait for the response headers of `POST /responses` after sending it, and then
+    /// for the first bytes of its stream.
+    pub first_byte_timeout: Duration,
+    /// Longest wait for more bytes of a stream whose first bytes arrived.
     pub stream_idle_timeout: Duration,
     /// First backoff delay; each further retry doubles it (with ±10% jitter).
     pub retry_base_delay: Duration,
     pub max_retry_delay: Duration,
-    /// Time limit of a `GET /models` call (a failing refresh falls back to the cache).
+    /// Longest wait of a `GET /models` call for its headers, its first body bytes, or more of
+    /// them (a failing refresh falls back to the cache).
     pub models_request_timeout: Duration,
+    /// Longest a whole `GET /models` call may take.
+    pub models_total_timeout: Duration,
     pub sleeper: Arc<dyn Sleeper>,
     pub clock: Arc<dyn Clock>,
 }
@@ -163,12 +181,37 @@ impl ClientConfig {
             originator: DEFAULT_ORIGINATOR.to_string(),
             request_max_retries: DEFAULT_REQUEST_MAX_RETRIES,
             stream_max_retries: DEFAULT_STREAM_MAX_RETRIES,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            first_byte_timeout: DEFAULT_FIRST_BYTE_TIMEOUT,
             stream_idle_timeout: DEFAULT_STREAM_IDLE_TIMEOUT,
             retry_base_delay: DEFAULT_RETRY_BASE_DELAY,
             max_retry_delay: DEFAULT_MAX_RETRY_DELAY,
             models_request_timeout: DEFAULT_MODELS_REQUEST_TIMEOUT,
+            models_total_timeout: DEFAULT_MODELS_TOTAL_TIMEOUT,
             sleeper: Arc::new(TokioSleeper),
             clock: Arc::new(SystemClock),
+        }
+    }
+
+    /// This configuration with the provider's configured retries and timeouts (config.toml
+    /// `model_provider`) in place of the defaults.
+    pub fn with_network(self, network: &ProviderNetwork) -> Self {
+        let ProviderNetwork {
+            request_max_retries,
+            stream_max_retries,
+            stream_idle_timeout,
+            connect_timeout,
+            first_byte_timeout,
+            models_timeout,
+        } = *network;
+        Self {
+            request_max_retries: request_max_retries.unwrap_or(self.request_max_retries),
+            stream_max_retries: stream_max_retries.unwrap_or(self.stream_max_retries),
+            stream_idle_timeout: stream_idle_timeout.unwrap_or(self.stream_idle_timeout),
+            connect_timeout: connect_timeout.unwrap_or(self.connect_timeout),
+            first_byte_timeout: first_byte_timeout.unwrap_or(self.first_byte_timeout),
+            models_request_timeout: models_timeout.unwrap_or(self.models_request_timeout),
+            ..self
         }
     }
 }

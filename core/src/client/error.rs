@@ -76,6 +76,41 @@ impl fmt::Display for FailureCode {
     }
 }
 
+/// What a [`ClientError::Timeout`] was waiting for when its time ran out, in the order an
+/// exchange goes through them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitedFor {
+    /// A TCP (and TLS) connection to the server (`connect_timeout`).
+    Connection,
+    /// The status line and headers of the answer, counted from sending the request.
+    Headers,
+    /// The first bytes of the body, counted from the headers.
+    FirstBodyBytes,
+    /// More of the body: `received` bytes had arrived, then nothing for the whole timeout.
+    MoreBodyBytes { received: u64 },
+    /// The end of a body that kept arriving (`received` bytes so far) but took longer than the
+    /// exchange may take as a whole.
+    BodyEnd { received: u64 },
+}
+
+/// The one-line message of a [`ClientError::Timeout`]: what was waited for, from where, how long.
+fn timeout_message(url: &str, waited_for: WaitedFor, timeout: Duration) -> String {
+    let seconds = timeout.as_secs_f64();
+    match waited_for {
+        WaitedFor::Connection => format!("no connection to {url} within {seconds} s"),
+        WaitedFor::Headers => format!("no response headers from {url} within {seconds} s"),
+        WaitedFor::FirstBodyBytes => {
+            format!("{url} sent response headers but no body within {seconds} s")
+        }
+        WaitedFor::MoreBodyBytes { received } => format!(
+            "{url} stopped sending after {received} bytes of the body: no data for {seconds} s"
+        ),
+        WaitedFor::BodyEnd { received } => format!(
+            "the body from {url} was still arriving after {seconds} s ({received} bytes so far)"
+        ),
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
     #[error("no API key: environment variable {env_var} is unset or empty")]
@@ -103,8 +138,13 @@ pub enum ClientError {
     Transport(String),
     #[error("stream closed before response.completed")]
     StreamClosedEarly,
-    #[error("idle timeout: no data from the server for {} s", .0.as_secs_f64())]
-    IdleTimeout(Duration),
+    /// A wait ran out: `waited_for` says for what, `timeout` for how long.
+    #[error("{}", timeout_message(url, *waited_for, *timeout))]
+    Timeout {
+        url: String,
+        waited_for: WaitedFor,
+        timeout: Duration,
+    },
     #[error("response.failed ({code}): {message}")]
     ResponseFailed {
         code: FailureCode,
@@ -130,7 +170,7 @@ impl ClientError {
                 (*status == 429 && code.as_deref() != Some("insufficient_quota"))
                     || (500..600).contains(status)
             }
-            Self::Transport(_) | Self::StreamClosedEarly | Self::IdleTimeout(_) => true,
+            Self::Transport(_) | Self::StreamClosedEarly | Self::Timeout { .. } => true,
             Self::ResponseFailed { code, .. } => code.is_retryable(),
             Self::MissingApiKey { .. }
             | Self::InvalidBaseUrl { .. }
@@ -156,7 +196,7 @@ impl ClientError {
             | Self::ClientSetup(_)
             | Self::Transport(_)
             | Self::StreamClosedEarly
-            | Self::IdleTimeout(_)
+            | Self::Timeout { .. }
             | Self::Incomplete { .. }
             | Self::InvalidEvent { .. }
             | Self::InvalidModelsResponse(_) => None,

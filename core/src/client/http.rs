@@ -22,6 +22,7 @@ use super::config::RequestBody;
 use super::config::RequestHeaders;
 use super::config::ResponsesLite;
 use super::error::ClientError;
+use super::error::WaitedFor;
 use super::events::ResponseEvent;
 use super::retry::retry_after_from_headers;
 use super::retry::retry_delay;
@@ -98,6 +99,7 @@ impl ResponsesClient {
         let responses_url = endpoint("responses")?;
         let models_url = endpoint("models")?;
         let http = reqwest::Client::builder()
+            .connect_timeout(config.connect_timeout)
             .build()
             .map_err(|error| ClientError::ClientSetup(error.to_string()))?;
         Ok(Self {
@@ -204,7 +206,9 @@ impl ResponsesClient {
     }
 
     /// `GET {base_url}/models?client_version=…`, with `If-None-Match` when a cached ETag is
-    /// given. One attempt, limited by `models_request_timeout`: callers fall back to a cache.
+    /// given. One attempt: callers fall back to a cache. Each wait (headers, first body bytes,
+    /// more of them) is limited by `models_request_timeout` and the whole call by
+    /// `models_total_timeout`; a timeout says which wait ran out.
     pub async fn fetch_models(
         &self,
         client_version: &str,
@@ -217,30 +221,55 @@ impl ResponsesClient {
         if let Some(etag) = cached_etag {
             headers.insert(IF_NONE_MATCH, header_value("if-none-match", etag)?);
         }
-        let timeout = self.config.models_request_timeout;
+        let wait = self.config.models_request_timeout;
+        let deadline = tokio::time::Instant::now() + self.config.models_total_timeout;
+        let timeout = |waited_for: WaitedFor, limit: WaitLimit| ClientError::Timeout {
+            url: self.models_url.to_string(),
+            // A body that was still coming in when the whole call ran out of time did not stall.
+            waited_for: match (limit, waited_for) {
+                (WaitLimit::Total, WaitedFor::MoreBodyBytes { received }) => {
+                    WaitedFor::BodyEnd { received }
+                }
+                (WaitLimit::Wait | WaitLimit::Total, waited_for) => waited_for,
+            },
+            timeout: match limit {
+                WaitLimit::Wait => wait,
+                WaitLimit::Total => self.config.models_total_timeout,
+            },
+        };
         let request = self.http.get(url).headers(headers).send();
-        let response = match tokio::time::timeout(timeout, request).await {
+        let mut response = match bounded_wait(wait, deadline, request).await {
             Ok(Ok(response)) => response,
-            Ok(Err(error)) => return Err(self.transport_error(&error)),
-            Err(_elapsed) => return Err(ClientError::IdleTimeout(timeout)),
+            Ok(Err(error)) => return Err(self.transport_error(&error, &self.models_url)),
+            Err(limit) => return Err(timeout(WaitedFor::Headers, limit)),
         };
         let status = response.status();
         if status == StatusCode::NOT_MODIFIED {
             return Ok(ModelsFetch::NotModified);
         }
         if !status.is_success() {
-            return Err(self.http_error(response, timeout).await);
+            return Err(self.http_error(response, wait).await);
         }
         let etag = response
             .headers()
             .get(ETAG)
             .and_then(|value| value.to_str().ok())
             .map(str::to_string);
-        let bytes = match tokio::time::timeout(timeout, response.bytes()).await {
-            Ok(Ok(bytes)) => bytes,
-            Ok(Err(error)) => return Err(self.transport_error(&error)),
-            Err(_elapsed) => return Err(ClientError::IdleTimeout(timeout)),
-        };
+        let mut bytes = Vec::new();
+        loop {
+            let waited_for = match bytes.len() {
+                0 => WaitedFor::FirstBodyBytes,
+                received => WaitedFor::MoreBodyBytes {
+                    received: received as u64,
+                },
+            };
+            match bounded_wait(wait, deadline, response.chunk()).await {
+                Ok(Ok(Some(chunk))) => bytes.extend_from_slice(&chunk),
+                Ok(Ok(None)) => break,
+                Ok(Err(error)) => return Err(self.transport_error(&error, &self.models_url)),
+                Err(limit) => return Err(timeout(waited_for, limit)),
+            }
+        }
         let response = serde_json::from_slice::<ModelsResponse>(&bytes)
             .map_err(|error| ClientError::InvalidModelsResponse(error.to_string()))?;
         Ok(ModelsFetch::Fetched { response, etag })
@@ -279,7 +308,7 @@ impl ResponsesClient {
                 .map_err(|_| ClientError::InvalidHeader { name: name.clone() })?;
             headers.append(header_name, header_value(name, value)?);
         }
-        let idle_timeout = self.config.stream_idle_timeout;
+        let first_byte_timeout = self.config.first_byte_timeout;
         let max_retries = self.config.request_max_retries;
         let mut retry = 0;
         loop {
@@ -289,17 +318,23 @@ impl ResponsesClient {
                 .headers(headers.clone())
                 .body(body.as_bytes().to_vec())
                 .send();
-            let error = match tokio::time::timeout(idle_timeout, request).await {
+            let error = match tokio::time::timeout(first_byte_timeout, request).await {
                 Ok(Ok(response)) if response.status().is_success() => {
                     return Ok(ResponseStream::new(
                         response,
-                        idle_timeout,
+                        self.responses_url.to_string(),
+                        first_byte_timeout,
+                        self.config.stream_idle_timeout,
                         self.config.api_key.clone(),
                     ));
                 }
-                Ok(Ok(response)) => self.http_error(response, idle_timeout).await,
-                Ok(Err(error)) => self.transport_error(&error),
-                Err(_elapsed) => ClientError::IdleTimeout(idle_timeout),
+                Ok(Ok(response)) => self.http_error(response, first_byte_timeout).await,
+                Ok(Err(error)) => self.transport_error(&error, &self.responses_url),
+                Err(_elapsed) => ClientError::Timeout {
+                    url: self.responses_url.to_string(),
+                    waited_for: WaitedFor::Headers,
+                    timeout: first_byte_timeout,
+                },
             };
             if !error.is_retryable() || retry >= max_retries {
                 return Err(error);
@@ -348,7 +383,16 @@ impl ResponsesClient {
         Ok(headers)
     }
 
-    fn transport_error(&self, error: &reqwest::Error) -> ClientError {
+    /// A failure below HTTP; a connection that did not come up within `connect_timeout` is a
+    /// [`ClientError::Timeout`] naming the URL.
+    fn transport_error(&self, error: &reqwest::Error, url: &Url) -> ClientError {
+        if error.is_connect() && error.is_timeout() {
+            return ClientError::Timeout {
+                url: url.to_string(),
+                waited_for: WaitedFor::Connection,
+                timeout: self.config.connect_timeout,
+            };
+        }
         ClientError::Transport(self.config.api_key.scrub(&error.to_string()))
     }
 
@@ -394,6 +438,31 @@ impl ResponsesClient {
             retry_after,
         }
     }
+}
+
+/// Which bound of [`bounded_wait`] ran out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WaitLimit {
+    /// The single wait took longer than its limit.
+    Wait,
+    /// The exchange as a whole reached its deadline.
+    Total,
+}
+
+/// `future`, unless `wait` passes first or `deadline` comes first.
+async fn bounded_wait<T>(
+    wait: Duration,
+    deadline: tokio::time::Instant,
+    future: impl std::future::Future<Output = T>,
+) -> Result<T, WaitLimit> {
+    let wait_ends = tokio::time::Instant::now() + wait;
+    let (ends, limit) = match wait_ends < deadline {
+        true => (wait_ends, WaitLimit::Wait),
+        false => (deadline, WaitLimit::Total),
+    };
+    tokio::time::timeout_at(ends, future)
+        .await
+        .map_err(|_elapsed| limit)
 }
 
 /// A header value; invalid text is an error naming the header, never echoing the value (it may

@@ -10,6 +10,12 @@
 //!   times. Waits double from `retry_base_delay` with jitter, unless the server named one
 //!   (`Retry-After`, `retry-after-ms`, "try again in N s"). Other 4xx answers fail at once with
 //!   the server's message.
+//! - Every wait is bounded, and a [`ClientError::Timeout`] names the URL, what it waited for
+//!   ([`WaitedFor`]: a connection, the response headers, the first body bytes, more of them)
+//!   and how long: `connect_timeout`, then `first_byte_timeout` for the headers and again for
+//!   the first bytes of the stream, then `stream_idle_timeout` between chunks. `GET /models`
+//!   bounds each wait by `models_request_timeout` and the whole call by `models_total_timeout`.
+//!   config.toml's `model_provider` table sets them ([`ClientConfig::with_network`]).
 //! - The [`ApiKey`] is written into the `Authorization` header and nowhere else: it prints as
 //!   `[redacted]`, and server text that echoes it is scrubbed before it lands in an error.
 //! - [`refresh_models`] fetches the catalog with ETag support and keeps
@@ -31,8 +37,11 @@ mod usage;
 pub use config::ApiKey;
 pub use config::BaseUrlSource;
 pub use config::ClientConfig;
+pub use config::DEFAULT_CONNECT_TIMEOUT;
+pub use config::DEFAULT_FIRST_BYTE_TIMEOUT;
 pub use config::DEFAULT_MAX_RETRY_DELAY;
 pub use config::DEFAULT_MODELS_REQUEST_TIMEOUT;
+pub use config::DEFAULT_MODELS_TOTAL_TIMEOUT;
 pub use config::DEFAULT_ORIGINATOR;
 pub use config::DEFAULT_REQUEST_MAX_RETRIES;
 pub use config::DEFAULT_RETRY_BASE_DELAY;
@@ -50,6 +59,7 @@ pub use config::ResponsesLite;
 pub use config::resolve_base_url;
 pub use error::ClientError;
 pub use error::FailureCode;
+pub use error::WaitedFor;
 pub use events::ResponseEvent;
 pub use http::CompletedResponse;
 pub use http::ModelsFetch;

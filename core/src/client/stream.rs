@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::config::ApiKey;
 use super::error::ClientError;
+use super::error::WaitedFor;
 use super::events::ParsedEvent;
 use super::events::ResponseEvent;
 use super::events::parse_event;
@@ -30,14 +31,20 @@ enum ReadState {
 /// [`ResponseStream::next_event`] yields events in order and ends after
 /// [`ResponseEvent::Completed`] or after the first error: a body that ends without
 /// `response.completed` yields [`ClientError::StreamClosedEarly`], and a wait longer than the
-/// idle timeout for the next bytes yields [`ClientError::IdleTimeout`].
+/// first-byte timeout for the first bytes, or than the idle timeout for more of them, yields a
+/// [`ClientError::Timeout`] saying which.
 #[derive(Debug)]
 pub struct ResponseStream {
     response: reqwest::Response,
     decoder: SseDecoder,
     pending: VecDeque<String>,
     state: ReadState,
+    /// `{base_url}/responses`, for messages.
+    url: String,
+    first_byte_timeout: Duration,
     idle_timeout: Duration,
+    /// Body bytes read so far.
+    received: u64,
     api_key: ApiKey,
     server_model: Option<String>,
     models_etag: Option<String>,
@@ -46,6 +53,8 @@ pub struct ResponseStream {
 impl ResponseStream {
     pub(crate) fn new(
         response: reqwest::Response,
+        url: String,
+        first_byte_timeout: Duration,
         idle_timeout: Duration,
         api_key: ApiKey,
     ) -> Self {
@@ -65,7 +74,10 @@ impl ResponseStream {
             decoder: SseDecoder::default(),
             pending: VecDeque::new(),
             state: ReadState::Open,
+            url,
+            first_byte_timeout,
             idle_timeout,
+            received: 0,
             api_key,
             server_model,
             models_etag,
@@ -109,8 +121,15 @@ impl ResponseStream {
                 }
                 ReadState::Open => {}
             }
-            match tokio::time::timeout(self.idle_timeout, self.response.chunk()).await {
-                Ok(Ok(Some(chunk))) => self.pending.extend(self.decoder.push(&chunk)),
+            let (waited_for, timeout) = match self.received {
+                0 => (WaitedFor::FirstBodyBytes, self.first_byte_timeout),
+                received => (WaitedFor::MoreBodyBytes { received }, self.idle_timeout),
+            };
+            match tokio::time::timeout(timeout, self.response.chunk()).await {
+                Ok(Ok(Some(chunk))) => {
+                    self.received += chunk.len() as u64;
+                    self.pending.extend(self.decoder.push(&chunk));
+                }
                 Ok(Ok(None)) => {
                     self.state = ReadState::BodyEnded;
                     self.pending.extend(self.decoder.finish());
@@ -123,7 +142,11 @@ impl ResponseStream {
                 }
                 Err(_elapsed) => {
                     self.finish();
-                    return Some(Err(ClientError::IdleTimeout(self.idle_timeout)));
+                    return Some(Err(ClientError::Timeout {
+                        url: self.url.clone(),
+                        waited_for,
+                        timeout,
+                    }));
                 }
             }
         }

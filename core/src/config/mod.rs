@@ -16,6 +16,7 @@ mod toml_layer;
 use std::io;
 use std::path::Path;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use codex_protocol::AskForApproval;
 use codex_protocol::ModeKind;
@@ -64,7 +65,24 @@ pub struct ModelProvider {
     pub id: String,
     pub name: Option<String>,
     pub base_url: Option<String>,
+    /// Retry and timeout settings; `None` keeps the client's default.
+    pub network: ProviderNetwork,
 }
+
+/// How patient the client is with the provider ([`ModelProviderTable`]'s retry and timeout
+/// keys); `None` keeps the client's default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProviderNetwork {
+    pub request_max_retries: Option<u32>,
+    pub stream_max_retries: Option<u32>,
+    pub stream_idle_timeout: Option<Duration>,
+    pub connect_timeout: Option<Duration>,
+    pub first_byte_timeout: Option<Duration>,
+    pub models_timeout: Option<Duration>,
+}
+
+/// Upstream's cap on both retry counts.
+pub const MAX_PROVIDER_RETRIES: u32 = 100;
 
 /// Fully resolved configuration: defaults applied, paths absolute.
 #[derive(Clone, Debug, PartialEq)]
@@ -186,6 +204,11 @@ impl Config {
             flag_layer.timezone.is_some(),
             cli_layer.timezone.is_some(),
         );
+        let provider_origin = origin_of(
+            "model_provider",
+            flag_layer.model_provider.is_some(),
+            cli_layer.model_provider.is_some(),
+        );
         let merged = file_layer.overlay(cli_layer).overlay(flag_layer);
 
         let cwd = merged
@@ -256,8 +279,10 @@ impl Config {
                     id,
                     name: None,
                     base_url: None,
+                    network: ProviderNetwork::default(),
                 },
                 Some(ModelProviderToml::Table(table)) => ModelProvider {
+                    network: ProviderNetwork::from_table(&table, &provider_origin)?,
                     id: table
                         .id
                         .unwrap_or_else(|| DEFAULT_MODEL_PROVIDER_ID.to_string()),
@@ -268,6 +293,7 @@ impl Config {
                     id: DEFAULT_MODEL_PROVIDER_ID.to_string(),
                     name: None,
                     base_url: None,
+                    network: ProviderNetwork::default(),
                 },
             },
             personality: merged.personality,
@@ -362,6 +388,30 @@ pub fn check_working_directory(path: &Path) -> Result<(), WorkingDirectoryError>
             path: path.to_path_buf(),
             source,
         }),
+    }
+}
+
+impl ProviderNetwork {
+    /// The table's settings; retry counts are capped at [`MAX_PROVIDER_RETRIES`] as upstream
+    /// caps them, and a zero timeout is an error naming the key.
+    fn from_table(table: &ModelProviderTable, origin: &ConfigOrigin) -> Result<Self, ConfigError> {
+        let timeout = |key: &str, millis: Option<u64>| match millis {
+            Some(0) => Err(ConfigError::InvalidValue {
+                origin: origin.clone(),
+                key: format!("model_provider.{key}"),
+                message: "a timeout must be at least 1 ms".to_string(),
+            }),
+            millis => Ok(millis.map(Duration::from_millis)),
+        };
+        let retries = |count: Option<u32>| count.map(|count| count.min(MAX_PROVIDER_RETRIES));
+        Ok(Self {
+            request_max_retries: retries(table.request_max_retries),
+            stream_max_retries: retries(table.stream_max_retries),
+            stream_idle_timeout: timeout("stream_idle_timeout_ms", table.stream_idle_timeout_ms)?,
+            connect_timeout: timeout("connect_timeout_ms", table.connect_timeout_ms)?,
+            first_byte_timeout: timeout("first_byte_timeout_ms", table.first_byte_timeout_ms)?,
+            models_timeout: timeout("models_timeout_ms", table.models_timeout_ms)?,
+        })
     }
 }
 

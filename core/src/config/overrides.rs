@@ -112,10 +112,20 @@ impl FromStr for CliOverride {
             // More than one key means the text smuggled in extra lines: not a value.
             .filter(|table| table.len() == 1)
             .and_then(|mut table| table.remove("value"));
+        let value = parsed.unwrap_or_else(|| toml::Value::String(value.to_string()));
+        // What a user types may not choose a retired policy (recorded settings still carry it);
+        // a value of the wrong type is reported when the override is applied.
+        if path == ["approval_policy"]
+            && let Ok(policy) = value.clone().try_into::<AskForApproval>()
+        {
+            policy
+                .choosable()
+                .map_err(|error| invalid(&error.to_string()))?;
+        }
         Ok(Self {
             raw: raw.to_string(),
             path,
-            value: parsed.unwrap_or_else(|| toml::Value::String(value.to_string())),
+            value,
         })
     }
 }

@@ -58,6 +58,7 @@ pub struct ConfigToml {
     pub model_provider: Option<ModelProviderToml>,
     pub personality: Option<Personality>,
     pub sandbox_mode: Option<SandboxMode>,
+    #[serde(deserialize_with = "approval_policy")]
     pub approval_policy: Option<AskForApproval>,
     pub base_instructions: Option<String>,
     pub model_instructions_file: Option<PathBuf>,
@@ -86,6 +87,39 @@ pub struct ConfigToml {
     pub skills: Option<SkillsToml>,
 }
 
+/// `approval_policy`: a policy name, read as [`AskForApproval`]'s `FromStr` reads it (an unknown
+/// name is an error listing the names `--approval` takes), or a `{ granular = { … } }` table.
+/// `untrusted` is read too: recorded settings carry it; settings a user wrote are refused it
+/// ([`AskForApproval::choosable`]) where they enter.
+fn approval_policy<'de, D>(deserializer: D) -> Result<Option<AskForApproval>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    struct PolicyVisitor;
+
+    impl<'de> serde::de::Visitor<'de> for PolicyVisitor {
+        type Value = AskForApproval;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(
+                f,
+                "an approval policy ({}) or a granular table",
+                AskForApproval::choosable_names()
+            )
+        }
+
+        fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Self::Value, E> {
+            name.parse().map_err(E::custom)
+        }
+
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            AskForApproval::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+
+    deserializer.deserialize_any(PolicyVisitor).map(Some)
+}
+
 /// `model_provider = "id"` or `model_provider = { id = "…", base_url = "…" }`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -94,12 +128,27 @@ pub enum ModelProviderToml {
     Table(ModelProviderTable),
 }
 
+/// `model_provider = { … }`. The retry and idle keys are upstream's provider keys; the
+/// connect, first-byte and models timeouts are this project's own.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ModelProviderTable {
     pub id: Option<String>,
     pub name: Option<String>,
     pub base_url: Option<String>,
+    /// Retries of a request that failed before its stream started.
+    pub request_max_retries: Option<u32>,
+    /// Resends of a request whose stream broke off.
+    pub stream_max_retries: Option<u32>,
+    /// Longest wait for more bytes of a started stream, in milliseconds.
+    pub stream_idle_timeout_ms: Option<u64>,
+    /// Longest wait for a connection, in milliseconds.
+    pub connect_timeout_ms: Option<u64>,
+    /// Longest wait for the response headers, and then for the first bytes of the stream, in
+    /// milliseconds.
+    pub first_byte_timeout_ms: Option<u64>,
+    /// Longest wait of a `/models` call for its headers or more of its body, in milliseconds.
+    pub models_timeout_ms: Option<u64>,
 }
 
 /// Upstream tolerates a malformed `project_root_markers` (warning, default
@@ -278,6 +327,18 @@ pub(crate) fn parse_file_layer(
                 });
             }
         }
+    }
+    if let Some(policy) = toml.approval_policy {
+        policy
+            .choosable()
+            .map_err(|error| ConfigError::InvalidValue {
+                origin: ConfigOrigin::File {
+                    path: path.to_path_buf(),
+                    line: key_lines.get("approval_policy").copied(),
+                },
+                key: "approval_policy".to_string(),
+                message: error.to_string(),
+            })?;
     }
     let markers_line = key_lines.get("project_root_markers").copied();
     toml.drop_invalid_markers(

@@ -309,6 +309,17 @@ pub fn classify(role: &str, text: &str, kind: Option<&str>) -> Option<&'static F
         .find(|info| info.role() == role && info.matches_text(text))
 }
 
+/// The message roles fragments are sent under, without duplicates, in registry order.
+pub fn fragment_roles() -> Vec<&'static str> {
+    let mut roles: Vec<&'static str> = Vec::new();
+    for role in FRAGMENT_TYPES.iter().map(FragmentTypeInfo::role) {
+        if !roles.contains(&role) {
+            roles.push(role);
+        }
+    }
+    roles
+}
+
 /// The types upstream hides in user messages, in its recogniser order.
 pub fn contextual_user_fragment_types() -> impl Iterator<Item = &'static FragmentTypeInfo> {
     FRAGMENT_TYPES

@@ -4,10 +4,14 @@
 use std::io;
 use std::path::PathBuf;
 
+use super::NotARollout;
+
 #[derive(Debug, thiserror::Error)]
 pub enum RolloutError {
     #[error("cannot read rollout {}: {source}", path.display())]
     Read { path: PathBuf, source: io::Error },
+    #[error("{}: {reason}", path.display())]
+    NotARollout { path: PathBuf, reason: NotARollout },
     #[error("cannot create rollout {}: {source}", path.display())]
     Create { path: PathBuf, source: io::Error },
     #[error("cannot open rollout {} for appending: {source}", path.display())]

@@ -5,7 +5,9 @@
 //!   and flushed, so a crash loses at most the line being written.
 //! - [`read_rollout`] loads a file tolerantly: lines of unknown types are kept, damaged lines
 //!   (invalid JSON, a truncated last line, a known type with the wrong shape) are reported with
-//!   their line number and skipped, and everything else loads.
+//!   their line number and skipped, and everything else loads. A file with no JSON line among
+//!   its first [`JSON_PROBE_LINES`] is refused as not a rollout (one error, not a warning per
+//!   line).
 //! - [`resume_rollout`] reads and reconstructs in one step without building event payloads
 //!   that reconstruction never reads (the resume path); [`reconstruct`] does the same from
 //!   loaded lines.
@@ -33,9 +35,11 @@ pub use fork::ForkBaseline;
 pub use fork::ForkPoint;
 pub use fork::ForkedRollout;
 pub use fork::fork;
+pub use reader::JSON_PROBE_LINES;
 pub use reader::LineDamage;
 pub use reader::LoadedLine;
 pub use reader::LoadedRollout;
+pub use reader::NotARollout;
 pub use reader::ResumedRollout;
 pub use reader::RolloutWarning;
 pub use reader::parse_rollout;

@@ -19,6 +19,50 @@ use super::wire::parse_line;
 /// Large enough that a typical rollout line is read with one buffer refill.
 const READ_BUFFER_BYTES: usize = 256 * 1024;
 
+/// A file none of whose first this many lines is JSON is not a rollout: it is refused with one
+/// error instead of one warning per line.
+pub const JSON_PROBE_LINES: usize = 20;
+
+/// A file that holds no JSON where a rollout would: how much of it was looked at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NotARollout {
+    /// [`JSON_PROBE_LINES`] lines were read and none of them was JSON.
+    #[error("not a rollout: no JSON line in the first {0} lines")]
+    FirstLines(usize),
+    /// The whole file (this many lines) was read and none of its lines was JSON.
+    #[error("not a rollout: no JSON line in its {0} lines")]
+    WholeFile(usize),
+}
+
+/// Why a rollout could not be parsed at all (damaged lines are warnings, not failures).
+#[derive(Debug)]
+enum ParseFailure {
+    Io(io::Error),
+    NotARollout(NotARollout),
+}
+
+impl From<io::Error> for ParseFailure {
+    fn from(error: io::Error) -> Self {
+        Self::Io(error)
+    }
+}
+
+impl ParseFailure {
+    /// As a [`RolloutError`] naming `path`.
+    fn for_path(self, path: &Path) -> RolloutError {
+        match self {
+            Self::Io(source) => RolloutError::Read {
+                path: path.to_path_buf(),
+                source,
+            },
+            Self::NotARollout(reason) => RolloutError::NotARollout {
+                path: path.to_path_buf(),
+                reason,
+            },
+        }
+    }
+}
+
 /// A rollout as loaded from disk: the lines that parsed, in file order, and one warning per
 /// damaged line that was skipped.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -63,21 +107,30 @@ impl LoadedRollout {
     }
 }
 
-/// Loads the rollout at `path`. Only a file that cannot be opened or read is an error.
+/// Loads the rollout at `path`. Only a file that cannot be opened or read, or that holds no JSON
+/// line among its first [`JSON_PROBE_LINES`], is an error.
 pub fn read_rollout(path: &Path) -> Result<LoadedRollout, RolloutError> {
     let read_error = |source| RolloutError::Read {
         path: path.to_path_buf(),
         source,
     };
     let file = open_regular(path).map_err(read_error)?;
-    parse_rollout(BufReader::with_capacity(READ_BUFFER_BYTES, file)).map_err(read_error)
+    parse_with_detail(
+        BufReader::with_capacity(READ_BUFFER_BYTES, file),
+        PayloadDetail::Full,
+    )
+    .map_err(|failure| failure.for_path(path))
 }
 
 /// Parses rollout JSONL from `reader`, keeping every payload. Lines are streamed, so only the
 /// parsed lines are held in memory. Blank lines are skipped silently; damaged lines become
-/// warnings.
+/// warnings; input without a JSON line among its first [`JSON_PROBE_LINES`] is an
+/// [`io::ErrorKind::InvalidData`] error saying it is not a rollout.
 pub fn parse_rollout(reader: impl BufRead) -> io::Result<LoadedRollout> {
-    parse_with_detail(reader, PayloadDetail::Full)
+    parse_with_detail(reader, PayloadDetail::Full).map_err(|failure| match failure {
+        ParseFailure::Io(error) => error,
+        ParseFailure::NotARollout(reason) => io::Error::new(io::ErrorKind::InvalidData, reason),
+    })
 }
 
 /// Loads the rollout at `path` for replaying it (as `inspect` does): like [`read_rollout`], but
@@ -93,7 +146,7 @@ pub fn read_rollout_for_replay(path: &Path) -> Result<LoadedRollout, RolloutErro
         BufReader::with_capacity(READ_BUFFER_BYTES, file),
         PayloadDetail::ResumeSummary,
     )
-    .map_err(read_error)
+    .map_err(|failure| failure.for_path(path))
 }
 
 /// A resumed thread's state, read straight from its rollout file.
@@ -118,17 +171,27 @@ pub fn resume_rollout(path: &Path) -> Result<ResumedRollout, RolloutError> {
         BufReader::with_capacity(READ_BUFFER_BYTES, file),
         PayloadDetail::ResumeSummary,
     )
-    .map_err(read_error)?;
+    .map_err(|failure| failure.for_path(path))?;
     Ok(ResumedRollout {
         session: reconstruct(&loaded),
         warnings: loaded.warnings,
     })
 }
 
-fn parse_with_detail(mut reader: impl BufRead, detail: PayloadDetail) -> io::Result<LoadedRollout> {
+/// Reads every line. Until a line turns out to be JSON (a rollout line, or JSON of the wrong
+/// shape), the warnings of damaged lines are held back: when none of the first
+/// [`JSON_PROBE_LINES`] lines (or of a shorter file's lines) is JSON, the input is not a rollout
+/// and one [`NotARollout`] replaces them. A lone cut-short last line still loads as a warning:
+/// that is a rollout whose writer stopped in its first line.
+fn parse_with_detail(
+    mut reader: impl BufRead,
+    detail: PayloadDetail,
+) -> Result<LoadedRollout, ParseFailure> {
     let mut loaded = LoadedRollout::default();
     let mut buffer = Vec::new();
     let mut line_number = 0;
+    let mut held: Vec<RolloutWarning> = Vec::new();
+    let mut json_seen = false;
     loop {
         buffer.clear();
         if reader.read_until(b'\n', &mut buffer)? == 0 {
@@ -136,20 +199,50 @@ fn parse_with_detail(mut reader: impl BufRead, detail: PayloadDetail) -> io::Res
         }
         line_number += 1;
         let text = buffer.trim_ascii();
-        if text.is_empty() {
-            continue;
-        }
-        match parse_line(text, detail) {
-            Ok(line) => loaded.lines.push(LoadedLine { line_number, line }),
-            Err(error) => {
-                let terminated = buffer.last() == Some(&b'\n');
-                let warning = damaged_line_warning(line_number, terminated, &error);
-                tracing::warn!("rollout {}; the line is skipped", warning.message);
-                loaded.warnings.push(warning);
+        if !text.is_empty() {
+            match parse_line(text, detail) {
+                Ok(line) => {
+                    json_seen = true;
+                    loaded.lines.push(LoadedLine { line_number, line });
+                }
+                Err(error) => {
+                    let terminated = buffer.last() == Some(&b'\n');
+                    let warning = damaged_line_warning(line_number, terminated, &error);
+                    json_seen |= warning.damage == LineDamage::InvalidShape;
+                    held.push(warning);
+                }
             }
         }
+        if json_seen {
+            held.drain(..)
+                .for_each(|warning| report(warning, &mut loaded));
+        } else if line_number >= JSON_PROBE_LINES && holds_non_json(&held) {
+            return Err(ParseFailure::NotARollout(NotARollout::FirstLines(
+                line_number,
+            )));
+        }
     }
+    if !json_seen && holds_non_json(&held) {
+        return Err(ParseFailure::NotARollout(NotARollout::WholeFile(
+            line_number,
+        )));
+    }
+    held.into_iter()
+        .for_each(|warning| report(warning, &mut loaded));
     Ok(loaded)
+}
+
+/// Whether `warnings` name a line that is not JSON at all (beyond a cut-short last line).
+fn holds_non_json(warnings: &[RolloutWarning]) -> bool {
+    warnings
+        .iter()
+        .any(|warning| warning.damage == LineDamage::InvalidJson)
+}
+
+/// Logs a skipped line and records its warning.
+fn report(warning: RolloutWarning, loaded: &mut LoadedRollout) {
+    tracing::warn!("rollout {}; the line is skipped", warning.message);
+    loaded.warnings.push(warning);
 }
 
 fn damaged_line_warning(

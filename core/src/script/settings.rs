@@ -130,10 +130,6 @@ impl SettingsLayer {
         };
         put("model", Ok(Value::String(item.model.clone())));
         put(
-            "approval_policy",
-            serde_json::to_value(item.approval_policy),
-        );
-        put(
             "sandbox_mode",
             serde_json::to_value(item.sandbox_policy.mode()),
         );
@@ -149,6 +145,21 @@ impl SettingsLayer {
             serde_json::to_value(item.summary),
         );
         let mut layer = Self::from_json(origin, &entries, Path::new("/"))?;
+        // A thread recorded by an older release may run with `untrusted`, which a user can no
+        // longer choose: the recorded policy is carried over as it was, unchecked.
+        match serde_json::to_value(item.approval_policy)
+            .map_err(|error| error.to_string())
+            .and_then(|value| json_to_toml(&value))
+        {
+            Ok(value) => layer.overrides.push(CliOverride {
+                raw: format!("approval_policy={value}"),
+                path: vec!["approval_policy".to_string()],
+                value,
+            }),
+            Err(error) => tracing::warn!(
+                "the recorded setting `approval_policy` cannot be carried over: {error}"
+            ),
+        }
         // A recorded cwd may be gone on this machine; [`load_continued_config`] replaces it then.
         layer.overrides.push(cwd_override(&item.cwd));
         Ok(layer)
@@ -260,9 +271,14 @@ impl SettingsLayer {
         for segment in rest.iter().rev() {
             nested = toml::Value::Table(toml::Table::from_iter([(segment.clone(), nested)]));
         }
-        toml::Value::Table(toml::Table::from_iter([(key, nested)]))
+        let layer = toml::Value::Table(toml::Table::from_iter([(key, nested)]))
             .try_into::<ConfigToml>()
             .map_err(|error| invalid(error.message().trim().replace('\n', " ")))?;
+        if let Some(policy) = layer.approval_policy {
+            policy
+                .choosable()
+                .map_err(|error| invalid(error.to_string()))?;
+        }
         self.overrides.push(entry);
         Ok(())
     }

@@ -99,9 +99,19 @@ pub fn completed_event(response_id: &str) -> serde_json::Value {
     })
 }
 
-/// Serves one HTTP request on a local port: answers 200 with `first_bytes` of an event stream,
-/// then keeps the connection open without sending more for `stall`. Returns the base URL.
-pub fn stalling_server(first_bytes: String, stall: Duration) -> String {
+/// One step of a [`scripted_server`]'s answer.
+pub enum Step {
+    Write(String),
+    Sleep(Duration),
+}
+
+/// The status line and headers of a `200` event stream that closes with the connection.
+pub const EVENT_STREAM_HEAD: &str =
+    "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n";
+
+/// Serves one HTTP request on a local port: reads it whole, then plays `steps` (writes and
+/// pauses) and keeps the connection open until the last step is done. Returns the base URL.
+pub fn scripted_server(steps: Vec<Step>) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let address = listener.local_addr().expect("address");
     std::thread::spawn(move || {
@@ -109,14 +119,59 @@ pub fn stalling_server(first_bytes: String, stall: Duration) -> String {
             return;
         };
         read_request(&mut socket);
-        let head =
-            "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n";
-        let _ = socket.write_all(head.as_bytes());
-        let _ = socket.write_all(first_bytes.as_bytes());
-        let _ = socket.flush();
-        std::thread::sleep(stall);
+        for step in steps {
+            match step {
+                Step::Write(text) => {
+                    let _ = socket.write_all(text.as_bytes());
+                    let _ = socket.flush();
+                }
+                Step::Sleep(pause) => std::thread::sleep(pause),
+            }
+        }
     });
     format!("http://{address}/v1")
+}
+
+/// Serves one HTTP request on a local port: answers 200 with `first_bytes` of an event stream,
+/// then keeps the connection open without sending more for `stall`. Returns the base URL.
+pub fn stalling_server(first_bytes: String, stall: Duration) -> String {
+    scripted_server(vec![
+        Step::Write(format!("{EVENT_STREAM_HEAD}{first_bytes}")),
+        Step::Sleep(stall),
+    ])
+}
+
+/// A local address whose listener never accepts and whose accept queue is full, so a new
+/// connection attempt hangs (the kernel drops its SYN). Dropping it frees the port.
+pub struct UnansweredAddress {
+    pub address: std::net::SocketAddr,
+    _listener: TcpListener,
+    _queued: Vec<std::net::TcpStream>,
+}
+
+impl UnansweredAddress {
+    pub fn new() -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let address = listener.local_addr().expect("address");
+        let mut queued = Vec::new();
+        // Connections complete in the kernel until the accept queue is full; the first one
+        // that does not is the sign that the next attempt will hang too.
+        while let Ok(stream) =
+            std::net::TcpStream::connect_timeout(&address, Duration::from_millis(300))
+        {
+            queued.push(stream);
+            assert!(queued.len() < 10_000, "the accept queue never filled");
+        }
+        Self {
+            address,
+            _listener: listener,
+            _queued: queued,
+        }
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://{}/v1", self.address)
+    }
 }
 
 /// Reads request headers and a `content-length` body, so the client sees its request consumed.

@@ -16,6 +16,7 @@ use codex_core::context::fragment_registry::all_fragment_types;
 use codex_core::context::fragment_registry::classify;
 use codex_core::context::fragment_registry::contextual_developer_prefixes;
 use codex_core::context::fragment_registry::contextual_user_fragment_types;
+use codex_core::context::fragment_registry::fragment_roles;
 use codex_core::context::fragment_registry::fragment_type;
 use codex_core::context::fragments::MAX_INJECTED_ITEM_TOKENS;
 use codex_core::context::world_state::sections::model::MODEL_SWITCH;
@@ -297,4 +298,9 @@ fn classify_trusts_recorded_kinds() {
         );
     }
     assert!(classify("user", "hello", Some("future.kind")).is_none());
+}
+
+#[test]
+fn fragment_roles_are_the_registry_roles_in_first_appearance_order() {
+    assert_eq!(fragment_roles(), vec!["user", "developer", "assistant"]);
 }

@@ -191,7 +191,10 @@ pub fn catalog_entry(id: &str) -> Result<&'static CatalogEntry, WorldStateError>
     SECTION_CATALOG
         .iter()
         .find(|entry| entry.id == id)
-        .ok_or_else(|| WorldStateError::UnknownSection(id.to_string()))
+        .ok_or_else(|| WorldStateError::UnknownSection {
+            id: id.to_string(),
+            known: catalog_section_ids().collect(),
+        })
 }
 
 /// Every catalogue section ID, in upstream registry order.

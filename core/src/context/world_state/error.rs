@@ -7,9 +7,12 @@ pub enum WorldStateError {
     /// ID, so the second one would silently overwrite the first.
     #[error("duplicate world-state section ID: {0}")]
     DuplicateSectionId(String),
-    /// The catalogue has no section with this ID.
-    #[error("unknown world-state section ID: {0}")]
-    UnknownSection(String),
+    /// The catalogue has no section with this ID; `known` lists the catalogue's IDs.
+    #[error("unknown world-state section ID `{id}` (expected one of: {})", known.join(", "))]
+    UnknownSection {
+        id: String,
+        known: Vec<&'static str>,
+    },
     /// The JSON given as a section's inputs does not describe that section.
     #[error("invalid inputs for world-state section {section}: {source}")]
     InvalidSectionInputs {
