@@ -285,15 +285,11 @@ fn resume_writes_only_with_write() {
             "task_complete"
         ]
     );
-    // The written turn is part of the thread now.
-    let next: Value = serde_json::from_str(&stdout(run(&[
-        "session",
-        "resume",
-        arg(&rollout),
-        "--user",
-        "and now?",
-    ])))
-    .expect("a JSON body");
+    // The written turn is part of the thread now. Unpinned, this resume would read today's
+    // date, and on any other day than the pinned one add a date update to the request.
+    let mut next_args = vec!["session", "resume", arg(&rollout), "--user", "and now?"];
+    next_args.extend_from_slice(&PINS);
+    let next: Value = serde_json::from_str(&stdout(run(&next_args))).expect("a JSON body");
     let users = texts(&next, "user");
     assert_eq!(
         users[users.len() - 2..],
@@ -346,14 +342,9 @@ fn fork_truncates_before_a_turn() {
     assert_eq!(first["payload"]["forked_from_id"], parent["payload"]["id"]);
     assert_ne!(first["payload"]["id"], parent["payload"]["id"]);
     // The child's file goes on from the new turn.
-    let next: Value = serde_json::from_str(&stdout(run(&[
-        "session",
-        "resume",
-        arg(&child),
-        "--user",
-        "next",
-    ])))
-    .expect("a JSON body");
+    let mut next_args = vec!["session", "resume", arg(&child), "--user", "next"];
+    next_args.extend_from_slice(&PINS);
+    let next: Value = serde_json::from_str(&stdout(run(&next_args))).expect("a JSON body");
     assert_eq!(
         user_messages(&next),
         ["List the folders.", "branch", "next"]
