@@ -2,7 +2,6 @@
 
 use std::path::Path;
 use std::path::PathBuf;
-use std::process::Command;
 
 use codex_core::inspect::render_request_stats;
 use codex_core::inspect::request_stats;
@@ -12,6 +11,9 @@ use serde_json::Value;
 
 use crate::support::Run;
 use crate::support::arg;
+use crate::support::assert_success;
+use crate::support::binary;
+use crate::support::output;
 use crate::support::run;
 
 /// Settings that make `resume` and `fork` reproducible (they read date, zone and shell afresh).
@@ -74,7 +76,9 @@ fn texts(body: &Value, role: &str) -> Vec<String> {
 /// The README's command, run from the workspace root, prints the example's reviewed layout.
 #[test]
 fn readme_command_prints_the_example_layout() {
-    let output = Command::new(env!("CARGO_BIN_EXE_codex-context"))
+    let home = tempfile::tempdir().expect("tempdir");
+    let mut command = binary(home.path());
+    command
         .args([
             "session",
             "run",
@@ -82,10 +86,8 @@ fn readme_command_prints_the_example_layout() {
             "--format",
             "layout",
         ])
-        .current_dir(workspace_root())
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("binary runs");
+        .current_dir(workspace_root());
+    let output = output(&mut command, b"");
     let snapshot = std::fs::read_to_string(
         workspace_root().join("core/tests/snapshots/script_examples__settings_changes.snap"),
     )
@@ -94,14 +96,7 @@ fn readme_command_prints_the_example_layout() {
         .splitn(3, "---\n")
         .nth(2)
         .expect("snapshot body after its header");
-    assert_eq!(
-        (
-            output.status.code(),
-            String::from_utf8(output.stdout).expect("UTF-8"),
-            String::from_utf8(output.stderr).expect("UTF-8")
-        ),
-        (Some(0), expected.to_string(), String::new())
-    );
+    assert_success(&output, expected);
 }
 
 #[test]
