@@ -15,6 +15,7 @@ use crate::support::assert_success;
 use crate::support::binary;
 use crate::support::output;
 use crate::support::run;
+use crate::support::write;
 
 /// Settings that make `resume` and `fork` reproducible (they read date, zone and shell afresh).
 const PINS: [&str; 8] = [
@@ -97,6 +98,36 @@ fn readme_command_prints_the_example_layout() {
         .nth(2)
         .expect("snapshot body after its header");
     assert_success(&output, expected);
+}
+
+/// Without `--codex-home` a session reads no configuration at all: a `config.toml` and an
+/// AGENTS.md planted under the isolated home's name in the temporary folder change nothing.
+#[test]
+fn sessions_without_a_codex_home_ignore_files_planted_in_the_temporary_folder() {
+    let run_with_tmpdir = |tmpdir: &Path| {
+        let home = tempfile::tempdir().expect("tempdir");
+        let mut command = binary(home.path());
+        command
+            .args(["session", "run", arg(&example("model_switch"))])
+            .args(["--format", "layout"])
+            .env("TMPDIR", tmpdir);
+        output(&mut command, b"")
+    };
+    let clean = tempfile::tempdir().expect("tempdir");
+    let expected = run_with_tmpdir(clean.path());
+    assert_eq!((expected.code, expected.stderr.as_str()), (Some(0), ""));
+    let planted = tempfile::tempdir().expect("tempdir");
+    write(
+        planted.path(),
+        "codex-context-isolated-home/config.toml",
+        "developer_instructions = \"planted by another user\"\nmodel = \"planted\"\n",
+    );
+    write(
+        planted.path(),
+        "codex-context-isolated-home/AGENTS.md",
+        "planted by another user\n",
+    );
+    assert_success(&run_with_tmpdir(planted.path()), &expected.stdout);
 }
 
 #[test]

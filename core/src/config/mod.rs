@@ -34,6 +34,7 @@ pub use error::ConfigWarning;
 pub use features::Feature;
 pub use features::Features;
 pub use overrides::CliOverride;
+pub use overrides::ConfigFile;
 pub use overrides::ConfigOverrides;
 pub use skills::SkillToml;
 pub use skills::SkillsConfig;
@@ -132,7 +133,11 @@ impl Config {
         let config_path = codex_home.join(CONFIG_TOML_FILE);
 
         let mut warnings = Vec::new();
-        let text = match std::fs::read_to_string(&config_path) {
+        let read = match flags.config_file {
+            ConfigFile::Read => std::fs::read_to_string(&config_path),
+            ConfigFile::Ignored => Ok(String::new()),
+        };
+        let text = match read {
             Ok(text) => text,
             Err(error) if error.kind() == io::ErrorKind::NotFound => String::new(),
             Err(source) => {
