@@ -52,3 +52,36 @@ fn without_fixtures_nothing_runs() {
     }
     assert!(!root.path().join(PARITY_DOC_PATH).exists());
 }
+
+#[test]
+fn the_run_includes_the_checks_a_plain_cargo_test_ignores() {
+    let fixtures = Path::new("/fixtures");
+    for (mode, update) in [
+        (ParityMode::Regenerate, Some(OsStr::new("1"))),
+        (ParityMode::Check, None),
+    ] {
+        let command = parity_command(Path::new("/workspace"), fixtures, mode);
+        let args: Vec<&OsStr> = command.get_args().collect();
+        assert_eq!(
+            args,
+            [
+                "test",
+                "--workspace",
+                "--test",
+                "upstream_parity",
+                "--",
+                "--include-ignored"
+            ]
+        );
+        let mut envs: Vec<(&OsStr, Option<&OsStr>)> = command.get_envs().collect();
+        envs.sort();
+        assert_eq!(
+            envs,
+            [
+                (OsStr::new("CODEX_PARITY_UPDATE"), update),
+                (OsStr::new(FIXTURES_ENV), Some(fixtures.as_os_str())),
+            ]
+        );
+        assert_eq!(command.get_current_dir(), Some(Path::new("/workspace")));
+    }
+}

@@ -19,4 +19,6 @@ mod send_session_live;
 mod session;
 mod session_errors;
 mod support;
+#[path = "../../../protocol/tests/upstream_fixtures/mod.rs"]
+mod upstream_fixtures;
 mod world_state;
