@@ -59,6 +59,7 @@ pub use prompts_check::check_prompts;
 pub use prompts_check::regenerate_prompts;
 pub use snapshots::SnapshotRun;
 pub use snapshots::SnapshotRunner;
+pub use snapshots::SnapshotVerdict;
 pub use snapshots::pending_snapshots;
 pub use snapshots::run_snapshots;
 pub use upstream_compare::CatalogComparison;

@@ -7,13 +7,15 @@ use std::process::Command;
 
 use crate::error::XtaskError;
 
-/// How the suites are run.
+/// How the suites are run. Either way every suite runs to its end (no fail-fast), each
+/// snapshot assertion records its new value instead of stopping its test, and a changed
+/// snapshot is left as a pending file next to the accepted one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SnapshotRunner {
     /// `cargo insta test` then `cargo insta pending-snapshots`.
     CargoInsta,
-    /// `cargo test` with `INSTA_UPDATE=no` (unless the caller set `INSTA_UPDATE`), then a walk
-    /// of the tree for pending files.
+    /// `cargo test --no-fail-fast` with `INSTA_UPDATE=new` and `INSTA_FORCE_PASS=1` (unless the
+    /// caller set `INSTA_UPDATE`), then a walk of the tree for pending files.
     CargoTest,
 }
 
@@ -24,6 +26,27 @@ pub struct SnapshotRun {
     pub tests_passed: bool,
     /// Pending snapshot files (relative to the root).
     pub pending: Vec<PathBuf>,
+}
+
+/// What a run comes to, for the task's report and exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SnapshotVerdict {
+    /// Every test passed and no snapshot is pending.
+    Clean,
+    /// Snapshots changed: the pending files are there to review.
+    Pending,
+    /// Tests failed for other reasons than a changed snapshot.
+    FailedWithoutPending,
+}
+
+impl SnapshotRun {
+    pub fn verdict(&self) -> SnapshotVerdict {
+        match (self.pending.is_empty(), self.tests_passed) {
+            (false, _) => SnapshotVerdict::Pending,
+            (true, true) => SnapshotVerdict::Clean,
+            (true, false) => SnapshotVerdict::FailedWithoutPending,
+        }
+    }
 }
 
 impl SnapshotRunner {
@@ -49,25 +72,13 @@ pub fn run_snapshots(
     runner: SnapshotRunner,
     cargo_args: &[String],
 ) -> Result<SnapshotRun, XtaskError> {
-    let scope: Vec<String> = if cargo_args.is_empty() {
-        vec!["--workspace".to_string()]
-    } else {
-        cargo_args.to_vec()
-    };
-    let mut command = Command::new(cargo());
-    command.current_dir(root);
-    match runner {
-        SnapshotRunner::CargoInsta => {
-            command.args(["insta", "test"]).args(&scope);
-        }
-        SnapshotRunner::CargoTest => {
-            command.arg("test").args(&scope);
-            if std::env::var_os("INSTA_UPDATE").is_none() {
-                command.env("INSTA_UPDATE", "no");
-            }
-        }
-    }
-    let tests_passed = run(&mut command)?;
+    let insta_update = std::env::var_os("INSTA_UPDATE");
+    let tests_passed = run(&mut test_command(
+        root,
+        runner,
+        cargo_args,
+        insta_update.as_deref(),
+    ))?;
     if runner == SnapshotRunner::CargoInsta {
         let mut pending = Command::new(cargo());
         pending
@@ -80,6 +91,38 @@ pub fn run_snapshots(
         tests_passed,
         pending: pending_snapshots(root)?,
     })
+}
+
+/// The command that runs the suites; `insta_update` is the caller's `INSTA_UPDATE`, which
+/// `cargo test` keeps (with insta's own force-pass setting) when it is set.
+fn test_command(
+    root: &Path,
+    runner: SnapshotRunner,
+    cargo_args: &[String],
+    insta_update: Option<&std::ffi::OsStr>,
+) -> Command {
+    let scope: Vec<String> = if cargo_args.is_empty() {
+        vec!["--workspace".to_string()]
+    } else {
+        cargo_args.to_vec()
+    };
+    let mut command = Command::new(cargo());
+    command.current_dir(root);
+    match runner {
+        // `cargo insta test` runs every suite and force-passes snapshot assertions by default.
+        SnapshotRunner::CargoInsta => {
+            command.args(["insta", "test"]).args(&scope);
+        }
+        SnapshotRunner::CargoTest => {
+            command.args(["test", "--no-fail-fast"]).args(&scope);
+            if insta_update.is_none() {
+                command
+                    .env("INSTA_UPDATE", "new")
+                    .env("INSTA_FORCE_PASS", "1");
+            }
+        }
+    }
+    command
 }
 
 fn run(command: &mut Command) -> Result<bool, XtaskError> {
