@@ -10,6 +10,7 @@
 //! - [`run_parity`]: upstream's captured scenarios replayed from `examples/upstream/`, and the
 //!   parity table `docs/upstream-parity.md`.
 
+mod cargo;
 mod catalog;
 mod diff;
 mod error;

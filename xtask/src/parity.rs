@@ -10,6 +10,7 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::cargo::cargo_in;
 use crate::error::XtaskError;
 
 /// The generated table, relative to the workspace root.
@@ -87,12 +88,11 @@ pub fn run_parity(
 
 /// `cargo test` of codex-core's `upstream_parity` file, every check included.
 fn parity_command(root: &Path, fixtures: &Path, mode: ParityMode) -> Command {
-    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    let mut command = cargo_in(root);
     // `--workspace` resolves features as `cargo test --workspace` does, so a run after the
     // workspace's tests reuses their build. The checks that need the fixtures are ignored by a
     // plain `cargo test`; `--include-ignored` runs them with the rest of the file.
     command
-        .current_dir(root)
         .args(["test", "--workspace", "--test", "upstream_parity"])
         .args(["--", "--include-ignored"])
         .env(FIXTURES_ENV, fixtures);

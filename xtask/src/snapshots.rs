@@ -5,6 +5,7 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::cargo::cargo_in;
 use crate::error::XtaskError;
 
 /// How the suites are run. Either way every suite runs to its end (no fail-fast), each
@@ -52,9 +53,8 @@ impl SnapshotRun {
 impl SnapshotRunner {
     /// `CargoInsta` when `cargo insta --version` works.
     pub fn detect(root: &Path) -> Self {
-        let installed = Command::new(cargo())
+        let installed = cargo_in(root)
             .args(["insta", "--version"])
-            .current_dir(root)
             .output()
             .is_ok_and(|output| output.status.success());
         if installed {
@@ -80,10 +80,8 @@ pub fn run_snapshots(
         insta_update.as_deref(),
     ))?;
     if runner == SnapshotRunner::CargoInsta {
-        let mut pending = Command::new(cargo());
-        pending
-            .current_dir(root)
-            .args(["insta", "pending-snapshots", "--workspace"]);
+        let mut pending = cargo_in(root);
+        pending.args(["insta", "pending-snapshots", "--workspace"]);
         run(&mut pending)?;
     }
     Ok(SnapshotRun {
@@ -106,8 +104,7 @@ fn test_command(
     } else {
         cargo_args.to_vec()
     };
-    let mut command = Command::new(cargo());
-    command.current_dir(root);
+    let mut command = cargo_in(root);
     match runner {
         // `cargo insta test` runs every suite and force-passes snapshot assertions by default.
         SnapshotRunner::CargoInsta => {
@@ -131,10 +128,6 @@ fn run(command: &mut Command) -> Result<bool, XtaskError> {
         source,
     })?;
     Ok(status.success())
-}
-
-fn cargo() -> String {
-    std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string())
 }
 
 /// `.snap.new` and `.pending-snap` files in the workspace, sorted (build output in `target/`
