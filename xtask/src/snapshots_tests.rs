@@ -27,51 +27,48 @@ fn pending_files_are_found_outside_target_and_hidden_folders() {
     );
 }
 
-fn args_and_envs(command: &Command) -> (Vec<&OsStr>, Vec<(&OsStr, Option<&OsStr>)>) {
+/// The command's arguments, then the variables it sets (or removes) beyond cargo's own.
+fn args_and_envs(command: &Command) -> (Vec<String>, Vec<(String, Option<String>)>) {
+    let text = |value: &OsStr| value.to_string_lossy().into_owned();
     // Cargo's own variables are removed by `cargo_in` (tested there).
-    let mut envs: Vec<(&OsStr, Option<&OsStr>)> = command
+    let mut envs: Vec<(String, Option<String>)> = command
         .get_envs()
-        .filter(|(name, _)| !name.to_string_lossy().starts_with("CARGO_"))
+        .map(|(name, value)| (text(name), value.map(text)))
+        .filter(|(name, _)| !name.starts_with("CARGO_"))
         .collect();
     envs.sort();
-    (command.get_args().collect(), envs)
+    (command.get_args().map(text).collect(), envs)
+}
+
+fn strings(values: &[&str]) -> Vec<String> {
+    values.iter().map(|value| (*value).to_string()).collect()
 }
 
 #[test]
 fn without_cargo_insta_every_suite_runs_and_writes_pending_snapshots() {
     let root = Path::new("/workspace");
     let workspace = test_command(root, SnapshotRunner::CargoTest, &[], None);
+    let set = |name: &str, value: &str| (name.to_string(), Some(value.to_string()));
     assert_eq!(
         args_and_envs(&workspace),
         (
-            vec![
-                OsStr::new("test"),
-                OsStr::new("--no-fail-fast"),
-                OsStr::new("--workspace"),
-            ],
-            vec![
-                (OsStr::new("INSTA_FORCE_PASS"), Some(OsStr::new("1"))),
-                (OsStr::new("INSTA_UPDATE"), Some(OsStr::new("new"))),
-            ]
+            strings(&["test", "--no-fail-fast", "--workspace"]),
+            vec![set("INSTA_FORCE_PASS", "1"), set("INSTA_UPDATE", "new")]
         )
     );
     assert_eq!(workspace.get_current_dir(), Some(root));
     // The caller's INSTA_UPDATE (inherited) is left alone, and so is force-passing.
+    let scoped_args = strings(&["-p", "codex-prompts"]);
     let scoped = test_command(
         root,
         SnapshotRunner::CargoTest,
-        &["-p".to_string(), "codex-prompts".to_string()],
+        &scoped_args,
         Some(OsStr::new("always")),
     );
     assert_eq!(
         args_and_envs(&scoped),
         (
-            vec![
-                OsStr::new("test"),
-                OsStr::new("--no-fail-fast"),
-                OsStr::new("-p"),
-                OsStr::new("codex-prompts"),
-            ],
+            strings(&["test", "--no-fail-fast", "-p", "codex-prompts"]),
             vec![]
         )
     );
@@ -79,22 +76,10 @@ fn without_cargo_insta_every_suite_runs_and_writes_pending_snapshots() {
 
 #[test]
 fn cargo_insta_runs_its_own_test_command() {
-    let command = test_command(
-        Path::new("/workspace"),
-        SnapshotRunner::CargoInsta,
-        &[],
-        None,
-    );
+    let command = test_command(Path::new("/"), SnapshotRunner::CargoInsta, &[], None);
     assert_eq!(
         args_and_envs(&command),
-        (
-            vec![
-                OsStr::new("insta"),
-                OsStr::new("test"),
-                OsStr::new("--workspace"),
-            ],
-            vec![]
-        )
+        (strings(&["insta", "test", "--workspace"]), vec![])
     );
 }
 
