@@ -3,9 +3,11 @@
 
 #![allow(clippy::expect_used)]
 
+#[path = "../../protocol/tests/upstream_fixtures/mod.rs"]
+mod upstream_fixtures;
+
 mod client_support;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use client_support::RecordingSleeper;
@@ -176,14 +178,11 @@ fn token_count_event_accumulates_totals_across_responses() {
 }
 
 /// Every `token_count` info object upstream recorded reads into [`TokenUsageInfo`] and writes back
-/// with the same keys in the same order (skipped without fixtures).
+/// with the same keys in the same order (needs the fixtures).
 #[test]
+#[ignore = "needs CODEX_UPSTREAM_FIXTURES"]
 fn upstream_token_count_info_round_trips() {
-    let Some(root) = std::env::var_os("CODEX_UPSTREAM_FIXTURES") else {
-        eprintln!("CODEX_UPSTREAM_FIXTURES unset; skipping upstream token_count lines");
-        return;
-    };
-    let captures = PathBuf::from(root).join("captures");
+    let captures = upstream_fixtures::captures();
     let mut checked = 0;
     for scenario in std::fs::read_dir(&captures).expect("captures folder") {
         let scenario = scenario.expect("entry").path();

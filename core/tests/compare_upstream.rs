@@ -3,6 +3,9 @@
 
 #![allow(clippy::expect_used)]
 
+#[path = "../../protocol/tests/upstream_fixtures/mod.rs"]
+mod upstream_fixtures;
+
 use std::fs;
 use std::path::Path;
 use std::path::PathBuf;
@@ -17,14 +20,6 @@ use codex_core::compare::load_compare_input;
 use codex_models_manager::ModelCatalog;
 use pretty_assertions::assert_eq;
 
-fn captures() -> Option<PathBuf> {
-    let Some(root) = std::env::var_os("CODEX_UPSTREAM_FIXTURES") else {
-        eprintln!("CODEX_UPSTREAM_FIXTURES unset; skipping upstream compare checks");
-        return None;
-    };
-    Some(PathBuf::from(root).join("captures"))
-}
-
 fn compare_paths(a: &Path, b: &Path) -> CompareReport {
     let catalog = ModelCatalog::bundled().expect("bundled catalog");
     let a = load_compare_input(a, &catalog).expect("loads");
@@ -33,10 +28,9 @@ fn compare_paths(a: &Path, b: &Path) -> CompareReport {
 }
 
 #[test]
+#[ignore = "needs CODEX_UPSTREAM_FIXTURES"]
 fn every_capture_equals_itself() {
-    let Some(captures) = captures() else {
-        return;
-    };
+    let captures = upstream_fixtures::captures();
     let mut scenarios: Vec<PathBuf> = fs::read_dir(&captures)
         .expect("captures folder")
         .map(|entry| entry.expect("entry").path())
@@ -85,10 +79,9 @@ fn every_capture_equals_itself() {
 }
 
 #[test]
+#[ignore = "needs CODEX_UPSTREAM_FIXTURES"]
 fn project_instructions_for_a_directory_differ_from_global_ones_by_their_header() {
-    let Some(captures) = captures() else {
-        return;
-    };
+    let captures = upstream_fixtures::captures();
     let report = compare_paths(
         &captures.join(
             "agents_md.agents_docs_are_concatenated_from_project_root_to_cwd/request-01.json",
@@ -120,10 +113,9 @@ fn project_instructions_for_a_directory_differ_from_global_ones_by_their_header(
 }
 
 #[test]
+#[ignore = "needs CODEX_UPSTREAM_FIXTURES"]
 fn a_changed_second_turn_adds_context_updates_that_an_unchanged_one_lacks() {
-    let Some(captures) = captures() else {
-        return;
-    };
+    let captures = upstream_fixtures::captures();
     let report = compare_paths(
         &captures.join("prompt_caching.send_user_turn_with_changes_sends_environment_context"),
         &captures.join(
@@ -147,10 +139,9 @@ fn a_changed_second_turn_adds_context_updates_that_an_unchanged_one_lacks() {
 }
 
 #[test]
+#[ignore = "needs CODEX_UPSTREAM_FIXTURES"]
 fn requests_rebuilt_from_a_rollout_have_the_captured_input_items() {
-    let Some(captures) = captures() else {
-        return;
-    };
+    let captures = upstream_fixtures::captures();
     let scenario = captures.join("agents_md.agents_docs_are_concatenated_from_project_root_to_cwd");
     let rollout = fs::read_dir(&scenario)
         .expect("scenario folder")

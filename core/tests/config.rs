@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use codex_core::config::CliOverride;
 use codex_core::config::Config;
 use codex_core::config::ConfigError;
+use codex_core::config::ConfigFile;
 use codex_core::config::ConfigOrigin;
 use codex_core::config::ConfigOverrides;
 use codex_core::config::ConfigToml;
@@ -398,6 +399,29 @@ fn codex_home_comes_from_flag_then_env_then_home() {
     env.home_dir = None;
     let error = Config::load(&ConfigOverrides::default(), &[], &env).unwrap_err();
     assert!(matches!(error, ConfigError::NoCodexHome));
+}
+
+#[test]
+fn an_ignored_config_file_is_not_read_even_when_it_is_broken() {
+    let fixture = Fixture::new(Some("model = \"from-the-file\"\nnot toml [\n"));
+    let flags = ConfigOverrides {
+        config_file: ConfigFile::Ignored,
+        ..ConfigOverrides::default()
+    };
+    let ignored = fixture.load_with(&flags, &["seed=3"]).unwrap();
+    let without_file = Fixture::new(None);
+    let expected = without_file
+        .load_with(&ConfigOverrides::default(), &["seed=3"])
+        .unwrap();
+    assert_eq!(
+        ignored,
+        Config {
+            codex_home: fixture.codex_home(),
+            config_path: fixture.config_path(),
+            cwd: fixture.cwd.path().to_path_buf(),
+            ..expected
+        }
+    );
 }
 
 #[test]

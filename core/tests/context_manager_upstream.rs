@@ -1,9 +1,12 @@
 //! Injected-context recognition on upstream's own rollouts (which record no content kinds, so
 //! the marker rules decide): the user messages recognised as real are exactly those upstream
 //! reported as `user_message` events, and every developer message upstream recorded is
-//! recognised as context. Needs `CODEX_UPSTREAM_FIXTURES`; without it the tests print a notice
-//! and pass.
+//! recognised as context. Needs `CODEX_UPSTREAM_FIXTURES` (ignored without it; run with
+//! `-- --ignored`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../../protocol/tests/upstream_fixtures/mod.rs"]
+mod upstream_fixtures;
 
 use std::path::PathBuf;
 
@@ -15,13 +18,9 @@ use codex_protocol::RolloutItem;
 use codex_protocol::RolloutLine;
 use pretty_assertions::assert_eq;
 
-fn rollouts() -> Option<Vec<(PathBuf, Vec<RolloutLine>)>> {
-    let Some(root) = std::env::var_os("CODEX_UPSTREAM_FIXTURES") else {
-        eprintln!("CODEX_UPSTREAM_FIXTURES is not set; skipping upstream capture checks");
-        return None;
-    };
+fn rollouts() -> Vec<(PathBuf, Vec<RolloutLine>)> {
     let mut files = Vec::new();
-    for folder in std::fs::read_dir(PathBuf::from(root).join("captures")).expect("captures") {
+    for folder in std::fs::read_dir(upstream_fixtures::captures()).expect("captures") {
         let folder = folder.expect("entry").path();
         if !folder.is_dir() {
             continue;
@@ -35,20 +34,18 @@ fn rollouts() -> Option<Vec<(PathBuf, Vec<RolloutLine>)>> {
         }
     }
     files.sort();
-    Some(
-        files
-            .into_iter()
-            .map(|path| {
-                let text = std::fs::read_to_string(&path).expect("rollout");
-                let lines = text
-                    .lines()
-                    .filter(|line| !line.trim().is_empty())
-                    .map(|line| serde_json::from_str(line).expect("rollout line"))
-                    .collect();
-                (path, lines)
-            })
-            .collect(),
-    )
+    files
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("rollout");
+            let lines = text
+                .lines()
+                .filter(|line| !line.trim().is_empty())
+                .map(|line| serde_json::from_str(line).expect("rollout line"))
+                .collect();
+            (path, lines)
+        })
+        .collect()
 }
 
 fn text_of(item: &ResponseItem) -> String {
@@ -63,10 +60,9 @@ fn text_of(item: &ResponseItem) -> String {
 }
 
 #[test]
+#[ignore = "needs CODEX_UPSTREAM_FIXTURES"]
 fn real_user_messages_are_the_ones_upstream_reported() {
-    let Some(rollouts) = rollouts() else {
-        return;
-    };
+    let rollouts = rollouts();
     let mut checked = 0;
     for (path, lines) in rollouts {
         let recognised: Vec<String> = lines
@@ -102,10 +98,9 @@ fn real_user_messages_are_the_ones_upstream_reported() {
 }
 
 #[test]
+#[ignore = "needs CODEX_UPSTREAM_FIXTURES"]
 fn every_upstream_developer_message_is_context() {
-    let Some(rollouts) = rollouts() else {
-        return;
-    };
+    let rollouts = rollouts();
     for (path, lines) in rollouts {
         for line in &lines {
             if let RolloutItem::ResponseItem(item @ ResponseItem::Message { role, .. }) = &line.item

@@ -1,7 +1,10 @@
 //! `inspect` against upstream captures: for every captured scenario with one rollout, the
 //! requests rebuilt from the rollout match the captured `request-NN.json` bodies item for item.
-//! Needs `CODEX_UPSTREAM_FIXTURES`; skips with a notice when it is unset.
+//! Needs `CODEX_UPSTREAM_FIXTURES` (ignored without it; run with `-- --ignored`).
 #![allow(clippy::expect_used)]
+
+#[path = "../../protocol/tests/upstream_fixtures/mod.rs"]
+mod upstream_fixtures;
 
 use std::path::Path;
 use std::path::PathBuf;
@@ -37,16 +40,6 @@ const KNOWN: &[(&str, Known)] = &[
     ),
 ];
 
-fn captures() -> Option<PathBuf> {
-    match std::env::var_os("CODEX_UPSTREAM_FIXTURES") {
-        Some(root) => Some(PathBuf::from(root).join("captures")),
-        None => {
-            eprintln!("CODEX_UPSTREAM_FIXTURES is not set; skipping upstream inspect checks");
-            None
-        }
-    }
-}
-
 fn files_with_prefix(dir: &Path, prefix: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("read scenario dir")
@@ -62,10 +55,9 @@ fn files_with_prefix(dir: &Path, prefix: &str) -> Vec<PathBuf> {
 }
 
 #[test]
+#[ignore = "needs CODEX_UPSTREAM_FIXTURES"]
 fn rebuilt_requests_match_captured_bodies_item_for_item() {
-    let Some(root) = captures() else {
-        return;
-    };
+    let root = upstream_fixtures::captures();
     let catalog = ModelCatalog::bundled().expect("bundled catalog");
     let mut scenarios: Vec<PathBuf> = std::fs::read_dir(&root)
         .expect("captures dir")

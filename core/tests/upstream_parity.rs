@@ -6,10 +6,12 @@
 
 #![allow(clippy::expect_used)]
 
+#[path = "../../protocol/tests/upstream_fixtures/mod.rs"]
+mod upstream_fixtures;
+
 mod upstream_parity_support;
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use codex_core::script::Script;
@@ -20,14 +22,6 @@ use upstream_parity_support::parity_doc_path;
 use upstream_parity_support::render_parity_doc;
 use upstream_parity_support::run_scenario;
 use upstream_parity_support::upstream_catalog;
-
-fn fixtures() -> Option<PathBuf> {
-    let Some(root) = std::env::var_os("CODEX_UPSTREAM_FIXTURES") else {
-        eprintln!("CODEX_UPSTREAM_FIXTURES unset; skipping the upstream parity checks");
-        return None;
-    };
-    Some(PathBuf::from(root))
-}
 
 /// Names of the captured scenarios, sorted.
 fn captured_scenarios(fixtures: &std::path::Path) -> Vec<String> {
@@ -103,10 +97,9 @@ fn readme_lists_every_script_once() {
 }
 
 #[test]
+#[ignore = "needs CODEX_UPSTREAM_FIXTURES"]
 fn every_captured_scenario_is_scripted_or_listed() {
-    let Some(fixtures) = fixtures() else {
-        return;
-    };
+    let fixtures = upstream_fixtures::root();
     let corpus = Corpus::load();
     let mut accounted: Vec<String> = corpus
         .scripted
@@ -124,10 +117,9 @@ fn every_captured_scenario_is_scripted_or_listed() {
 }
 
 #[test]
+#[ignore = "needs CODEX_UPSTREAM_FIXTURES"]
 fn scripts_compare_equal_up_to_known_gaps() {
-    let Some(fixtures) = fixtures() else {
-        return;
-    };
+    let fixtures = upstream_fixtures::root();
     let corpus = Corpus::load();
     let outcomes = outcomes(&corpus, &fixtures);
     let mut problems = Vec::new();
@@ -160,10 +152,9 @@ fn scripts_compare_equal_up_to_known_gaps() {
 }
 
 #[test]
+#[ignore = "needs CODEX_UPSTREAM_FIXTURES"]
 fn parity_table_is_current() {
-    let Some(fixtures) = fixtures() else {
-        return;
-    };
+    let fixtures = upstream_fixtures::root();
     let corpus = Corpus::load();
     let doc = render_parity_doc(
         &corpus,

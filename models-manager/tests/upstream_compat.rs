@@ -1,8 +1,12 @@
 //! Compatibility with upstream's real catalog and captured requests, read from the directory
-//! named by `CODEX_UPSTREAM_FIXTURES` (skipped with a notice when unset).
+//! named by `CODEX_UPSTREAM_FIXTURES` (ignored without it; run with
+//! `-- --ignored`).
 
 // Helpers outside #[test] functions may panic on broken fixtures.
 #![allow(clippy::expect_used)]
+
+#[path = "../../protocol/tests/upstream_fixtures/mod.rs"]
+mod upstream_fixtures;
 
 use std::path::PathBuf;
 
@@ -22,21 +26,6 @@ const CHOICES: [Option<Personality>; 4] = [
     Some(Personality::Friendly),
     Some(Personality::Pragmatic),
 ];
-
-/// The fixture directory; a relative value is taken from the workspace root.
-fn fixtures_dir() -> Option<PathBuf> {
-    let Some(dir) = std::env::var_os("CODEX_UPSTREAM_FIXTURES") else {
-        eprintln!(
-            "CODEX_UPSTREAM_FIXTURES is unset; skipping upstream catalog compatibility checks"
-        );
-        return None;
-    };
-    Some(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("..")
-            .join(dir),
-    )
-}
 
 fn read_json(path: PathBuf) -> Value {
     let text = std::fs::read_to_string(&path)
@@ -90,10 +79,9 @@ fn expected_instructions(raw: &Value, personality: Option<Personality>) -> Strin
 }
 
 #[test]
+#[ignore = "needs CODEX_UPSTREAM_FIXTURES"]
 fn upstream_catalog_renders_every_model_and_personality_like_upstream() {
-    let Some(dir) = fixtures_dir() else {
-        return;
-    };
+    let dir = upstream_fixtures::root();
     let path = dir.join("models.json");
     let raw = read_json(path.clone());
     let raw_models = raw["models"].as_array().expect("models array");
@@ -129,10 +117,9 @@ fn upstream_catalog_renders_every_model_and_personality_like_upstream() {
 }
 
 #[test]
+#[ignore = "needs CODEX_UPSTREAM_FIXTURES"]
 fn upstream_personality_captures_match_rendered_instructions() {
-    let Some(dir) = fixtures_dir() else {
-        return;
-    };
+    let dir = upstream_fixtures::root();
     let catalog = ModelCatalog::from_path(dir.join("models.json")).expect("upstream catalog");
     let cases = [
         (
@@ -168,10 +155,9 @@ fn upstream_personality_captures_match_rendered_instructions() {
 /// upstream's capture overrides the session model's template with a baked personality section and
 /// no variables; with personality `none` the section and its subsection are left out.
 #[test]
+#[ignore = "needs CODEX_UPSTREAM_FIXTURES"]
 fn upstream_personality_none_capture_strips_a_baked_section() {
-    let Some(dir) = fixtures_dir() else {
-        return;
-    };
+    let dir = upstream_fixtures::root();
     let catalog = ModelCatalog::from_path(dir.join("models.json")).expect("upstream catalog");
     let scenario = "personality.config_personality_none_strips_baked_personality_section";
     let request = read_json(dir.join("captures").join(scenario).join("request-01.json"));
@@ -221,10 +207,9 @@ fn facts(models: &[ModelInfo]) -> Vec<(ModelInfo, bool)> {
 }
 
 #[test]
+#[ignore = "needs CODEX_UPSTREAM_FIXTURES"]
 fn bundled_catalog_carries_upstreams_metadata_facts() {
-    let Some(dir) = fixtures_dir() else {
-        return;
-    };
+    let dir = upstream_fixtures::root();
     let upstream = ModelCatalog::from_path(dir.join("models.json")).expect("upstream catalog");
     let bundled = ModelCatalog::bundled().expect("bundled catalog");
     assert_eq!(facts(bundled.models()), facts(upstream.models()));

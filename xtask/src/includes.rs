@@ -147,7 +147,7 @@ fn is_include_call(stream: &TokenStream, index: usize) -> bool {
         )
 }
 
-fn workspace_members(root: &Path) -> Result<Vec<String>, XtaskError> {
+pub(crate) fn workspace_members(root: &Path) -> Result<Vec<String>, XtaskError> {
     let manifest_path = root.join("Cargo.toml");
     let text = std::fs::read_to_string(&manifest_path)
         .map_err(|source| XtaskError::io(&manifest_path, source))?;

@@ -12,6 +12,7 @@
 //! - [`run_real_codex`]: the released Codex CLI run on `examples/real-codex/` against a
 //!   loopback mock and compared with this project, and the table `docs/real-codex-parity.md`.
 
+mod cargo;
 mod catalog;
 mod diff;
 mod error;
@@ -65,6 +66,7 @@ pub use real_codex::RealCodexOutcome;
 pub use real_codex::run_real_codex;
 pub use snapshots::SnapshotRun;
 pub use snapshots::SnapshotRunner;
+pub use snapshots::SnapshotVerdict;
 pub use snapshots::pending_snapshots;
 pub use snapshots::run_snapshots;
 pub use upstream_compare::CatalogComparison;

@@ -9,6 +9,7 @@ use xtask::CompareScope;
 use xtask::ParityMode;
 use xtask::ParityOutcome;
 use xtask::SnapshotRunner;
+use xtask::SnapshotVerdict;
 
 const USAGE: &str = "\
 usage: cargo xtask [--root DIR] <task>
@@ -21,9 +22,13 @@ tasks:
   prompts --check         fail with a diff when a generated file is out of date, a template
                           is unused, or include_str! names a missing file
   prompts --list          each template: kind or catalog field, variables, users
-  snapshots [ARGS...]     run the insta suites (cargo insta when installed, else cargo test
-                          with INSTA_UPDATE=no) and list pending snapshots; ARGS replace
-                          --workspace (e.g. -p codex-prompts)
+  snapshots [ARGS...]     run the test suites, all of them even after one fails (cargo insta
+                          when installed, else cargo test with INSTA_UPDATE=new), write
+                          each changed snapshot as .snap.new
+                          and list the pending ones (exit 1 when any is pending or a test
+                          failed); ARGS replace --workspace (e.g. -p codex-prompts, or
+                          --workspace -- --include-ignored to add the ignored suites, such
+                          as the upstream-fixture snapshots)
   upstream-compare CATALOG_OR_DIR [--messages]
                           compare the bundled catalog's facts with another models.json
                           (exit 1 on differences); --messages also compares the shape of
@@ -133,22 +138,39 @@ fn report_problems(problems: &[xtask::Problem]) -> ExitCode {
 fn snapshots(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
     let runner = SnapshotRunner::detect(root);
     if runner == SnapshotRunner::CargoTest {
-        out("cargo-insta is not installed; running cargo test with INSTA_UPDATE=no\n");
+        out(
+            "cargo-insta is not installed: running cargo test with INSTA_UPDATE=new, which writes \
+             each changed snapshot next to its .snap as .snap.new (`cargo install cargo-insta` \
+             adds `cargo insta review`)\n",
+        );
     }
     let run = xtask::run_snapshots(root, runner, args)?;
-    if run.pending.is_empty() {
-        out("no pending snapshots\n");
-    } else {
-        let mut listing = String::from("pending snapshots (review, then accept or delete):\n");
-        for file in &run.pending {
-            listing.push_str(&format!("  {}\n", file.display()));
+    Ok(match run.verdict() {
+        SnapshotVerdict::Clean => {
+            out("no pending snapshots\n");
+            ExitCode::SUCCESS
         }
-        out(&listing);
-    }
-    Ok(if run.tests_passed && run.pending.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
+        SnapshotVerdict::Pending => {
+            let mut listing = String::from("pending snapshots (review, then accept or delete):\n");
+            for file in &run.pending {
+                listing.push_str(&format!("  {}\n", file.display()));
+            }
+            listing.push_str(match run.runner {
+                SnapshotRunner::CargoInsta => "review them with `cargo insta review`\n",
+                SnapshotRunner::CargoTest => {
+                    "accept one by renaming it over its .snap, reject it by deleting it\n"
+                }
+            });
+            out(&listing);
+            ExitCode::FAILURE
+        }
+        SnapshotVerdict::FailedWithoutPending => {
+            out(
+                "no snapshot is pending, but tests failed (see their output above); fix them and \
+                 run `cargo xtask snapshots` again\n",
+            );
+            ExitCode::FAILURE
+        }
     })
 }
 

@@ -10,6 +10,7 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::cargo::cargo_in;
 use crate::error::XtaskError;
 
 /// The generated table, relative to the workspace root.
@@ -74,17 +75,7 @@ pub fn run_parity(
     };
     let doc = root.join(PARITY_DOC_PATH);
     let before = std::fs::read(&doc).ok();
-    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    // `--workspace` resolves features as `cargo test --workspace` does, so a run after the
-    // workspace's tests reuses their build.
-    command
-        .current_dir(root)
-        .args(["test", "--workspace", "--test", "upstream_parity"])
-        .env(FIXTURES_ENV, fixtures);
-    match mode {
-        ParityMode::Regenerate => command.env("CODEX_PARITY_UPDATE", "1"),
-        ParityMode::Check => command.env_remove("CODEX_PARITY_UPDATE"),
-    };
+    let mut command = parity_command(root, fixtures, mode);
     let status = command.status().map_err(|source| XtaskError::Spawn {
         command: format!("{command:?}"),
         source,
@@ -93,6 +84,23 @@ pub fn run_parity(
         tests_passed: status.success(),
         doc_changed: std::fs::read(&doc).ok() != before,
     })
+}
+
+/// `cargo test` of codex-core's `upstream_parity` file, every check included.
+fn parity_command(root: &Path, fixtures: &Path, mode: ParityMode) -> Command {
+    let mut command = cargo_in(root);
+    // `--workspace` resolves features as `cargo test --workspace` does, so a run after the
+    // workspace's tests reuses their build. The checks that need the fixtures are ignored by a
+    // plain `cargo test`; `--include-ignored` runs them with the rest of the file.
+    command
+        .args(["test", "--workspace", "--test", "upstream_parity"])
+        .args(["--", "--include-ignored"])
+        .env(FIXTURES_ENV, fixtures);
+    match mode {
+        ParityMode::Regenerate => command.env("CODEX_PARITY_UPDATE", "1"),
+        ParityMode::Check => command.env_remove("CODEX_PARITY_UPDATE"),
+    };
+    command
 }
 
 #[cfg(test)]

@@ -5,15 +5,18 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::cargo::cargo_in;
 use crate::error::XtaskError;
 
-/// How the suites are run.
+/// How the suites are run. Either way every suite runs to its end (no fail-fast), each
+/// snapshot assertion records its new value instead of stopping its test, and a changed
+/// snapshot is left as a pending file next to the accepted one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SnapshotRunner {
     /// `cargo insta test` then `cargo insta pending-snapshots`.
     CargoInsta,
-    /// `cargo test` with `INSTA_UPDATE=no` (unless the caller set `INSTA_UPDATE`), then a walk
-    /// of the tree for pending files.
+    /// `cargo test --no-fail-fast` with `INSTA_UPDATE=new` and `INSTA_FORCE_PASS=1` (unless the
+    /// caller set `INSTA_UPDATE`), then a walk of the tree for pending files.
     CargoTest,
 }
 
@@ -26,12 +29,32 @@ pub struct SnapshotRun {
     pub pending: Vec<PathBuf>,
 }
 
+/// What a run comes to, for the task's report and exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SnapshotVerdict {
+    /// Every test passed and no snapshot is pending.
+    Clean,
+    /// Snapshots changed: the pending files are there to review.
+    Pending,
+    /// Tests failed for other reasons than a changed snapshot.
+    FailedWithoutPending,
+}
+
+impl SnapshotRun {
+    pub fn verdict(&self) -> SnapshotVerdict {
+        match (self.pending.is_empty(), self.tests_passed) {
+            (false, _) => SnapshotVerdict::Pending,
+            (true, true) => SnapshotVerdict::Clean,
+            (true, false) => SnapshotVerdict::FailedWithoutPending,
+        }
+    }
+}
+
 impl SnapshotRunner {
     /// `CargoInsta` when `cargo insta --version` works.
     pub fn detect(root: &Path) -> Self {
-        let installed = Command::new(cargo())
+        let installed = cargo_in(root)
             .args(["insta", "--version"])
-            .current_dir(root)
             .output()
             .is_ok_and(|output| output.status.success());
         if installed {
@@ -49,30 +72,16 @@ pub fn run_snapshots(
     runner: SnapshotRunner,
     cargo_args: &[String],
 ) -> Result<SnapshotRun, XtaskError> {
-    let scope: Vec<String> = if cargo_args.is_empty() {
-        vec!["--workspace".to_string()]
-    } else {
-        cargo_args.to_vec()
-    };
-    let mut command = Command::new(cargo());
-    command.current_dir(root);
-    match runner {
-        SnapshotRunner::CargoInsta => {
-            command.args(["insta", "test"]).args(&scope);
-        }
-        SnapshotRunner::CargoTest => {
-            command.arg("test").args(&scope);
-            if std::env::var_os("INSTA_UPDATE").is_none() {
-                command.env("INSTA_UPDATE", "no");
-            }
-        }
-    }
-    let tests_passed = run(&mut command)?;
+    let insta_update = std::env::var_os("INSTA_UPDATE");
+    let tests_passed = run(&mut test_command(
+        root,
+        runner,
+        cargo_args,
+        insta_update.as_deref(),
+    ))?;
     if runner == SnapshotRunner::CargoInsta {
-        let mut pending = Command::new(cargo());
-        pending
-            .current_dir(root)
-            .args(["insta", "pending-snapshots", "--workspace"]);
+        let mut pending = cargo_in(root);
+        pending.args(["insta", "pending-snapshots", "--workspace"]);
         run(&mut pending)?;
     }
     Ok(SnapshotRun {
@@ -82,16 +91,43 @@ pub fn run_snapshots(
     })
 }
 
+/// The command that runs the suites; `insta_update` is the caller's `INSTA_UPDATE`, which
+/// `cargo test` keeps (with insta's own force-pass setting) when it is set.
+fn test_command(
+    root: &Path,
+    runner: SnapshotRunner,
+    cargo_args: &[String],
+    insta_update: Option<&std::ffi::OsStr>,
+) -> Command {
+    let scope: Vec<String> = if cargo_args.is_empty() {
+        vec!["--workspace".to_string()]
+    } else {
+        cargo_args.to_vec()
+    };
+    let mut command = cargo_in(root);
+    match runner {
+        // `cargo insta test` runs every suite and force-passes snapshot assertions by default.
+        SnapshotRunner::CargoInsta => {
+            command.args(["insta", "test"]).args(&scope);
+        }
+        SnapshotRunner::CargoTest => {
+            command.args(["test", "--no-fail-fast"]).args(&scope);
+            if insta_update.is_none() {
+                command
+                    .env("INSTA_UPDATE", "new")
+                    .env("INSTA_FORCE_PASS", "1");
+            }
+        }
+    }
+    command
+}
+
 fn run(command: &mut Command) -> Result<bool, XtaskError> {
     let status = command.status().map_err(|source| XtaskError::Spawn {
         command: format!("{command:?}"),
         source,
     })?;
     Ok(status.success())
-}
-
-fn cargo() -> String {
-    std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string())
 }
 
 /// `.snap.new` and `.pending-snap` files in the workspace, sorted (build output in `target/`

@@ -1,5 +1,6 @@
 //! `codex-context inspect`: the three formats on the legacy upstream-style fixture, `--out`,
-//! errors, and (with `CODEX_BROWSER_TESTS=1`) the HTML page rendered by headless Chromium.
+//! errors, and (ignored unless run with `-- --ignored`) the HTML page rendered by headless
+//! Chromium.
 
 use std::path::Path;
 use std::path::PathBuf;
@@ -152,11 +153,8 @@ fn chromium(profile: &Path, page: &Path, flags: &[String]) -> String {
 }
 
 #[test]
+#[ignore = "needs headless Chromium (chromium on PATH, or CODEX_CHROMIUM)"]
 fn html_report_renders_in_headless_chromium() {
-    if std::env::var("CODEX_BROWSER_TESTS").as_deref() != Ok("1") {
-        eprintln!("CODEX_BROWSER_TESTS is not 1; skipping the headless Chromium check");
-        return;
-    }
     let dir = tempfile::tempdir().expect("tempdir");
     let page = dir.path().join("report.html");
     let fixture = fixture();

@@ -31,4 +31,6 @@ mod session_errors;
 mod streaming;
 mod support;
 mod template_variables;
+#[path = "../../../protocol/tests/upstream_fixtures/mod.rs"]
+mod upstream_fixtures;
 mod world_state;

@@ -2,7 +2,6 @@
 
 use std::path::Path;
 use std::path::PathBuf;
-use std::process::Command;
 
 use pretty_assertions::assert_eq;
 use serde_json::Value;
@@ -12,33 +11,23 @@ use crate::send_server::Reply;
 use crate::send_server::TestServer;
 use crate::support::Run;
 use crate::support::arg;
+use crate::support::binary;
 use crate::support::catalog_entry;
+use crate::support::output;
 
 const SECRET_KEY: &str = "sk-test-SECRET-models-0123456789";
 const ETAG: &str = "\"catalog-v1\"";
 
 fn run(home: &Path, extra: &[&str], key: Option<&str>) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_codex-context"));
+    let mut command = binary(home);
     command
         .arg("models")
         .args(["--json", "--codex-home", arg(home)])
-        .args(extra)
-        .env_remove("RUST_LOG")
-        .env_remove("OPENAI_BASE_URL")
-        .env_remove("OPENAI_API_KEY")
-        .env_remove("CODEX_HOME")
-        // The local server is reached directly even where a proxy is configured.
-        .env("NO_PROXY", "127.0.0.1")
-        .env("no_proxy", "127.0.0.1");
+        .args(extra);
     if let Some(key) = key {
         command.env("OPENAI_API_KEY", key);
     }
-    let output = command.output().expect("binary runs");
-    Run {
-        code: output.status.code(),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
+    output(&mut command, b"")
 }
 
 fn remote_catalog() -> String {

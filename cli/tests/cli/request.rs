@@ -108,6 +108,28 @@ fn no_configuration_prints_the_default_models_first_request() {
     assert_eq!(last["content"][0]["text"], "hello");
 }
 
+/// Without `--codex-home`, `--timezone` or `--shell` the binary would read `$CODEX_HOME` (or
+/// `~/.codex`), `$TZ` and `$SHELL`; under the test harness it sees none of the machine's: the
+/// request equals the one sent from an empty home, in UTC, with the default shell. (CI runs the
+/// suite again with a hostile home, zone and shell, where a leak fails this test.)
+#[test]
+fn runs_see_nothing_of_the_machine_running_the_tests() {
+    let workspace = Workspace::new();
+    let expected = workspace.run("request", &["--message", "hello"]);
+    assert_eq!((expected.code, expected.stderr.as_str()), (Some(0), ""));
+    let project = workspace.project();
+    let unpinned = run(&[
+        "request",
+        "--cwd",
+        arg(&project),
+        "--seed=7",
+        "--current-date=2026-11-30",
+        "--message",
+        "hello",
+    ]);
+    assert_success(&unpinned, &expected.stdout);
+}
+
 #[test]
 fn same_seed_and_pins_print_the_same_bytes() {
     let workspace = Workspace::new();

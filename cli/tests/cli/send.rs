@@ -2,7 +2,6 @@
 
 use std::path::Path;
 use std::path::PathBuf;
-use std::process::Command;
 
 use codex_core::rollout::read_rollout;
 use codex_core::rollout::reconstruct;
@@ -19,6 +18,8 @@ use crate::send_server::sse_body;
 use crate::support::Run;
 use crate::support::arg;
 use crate::support::assert_user_error;
+use crate::support::binary;
+use crate::support::output;
 
 /// The key the process gets; it may appear only in the Authorization header.
 const SECRET_KEY: &str = "sk-test-SECRET-send-0123456789";
@@ -69,25 +70,12 @@ impl Workspace {
     /// Runs the binary with `key` (if any) in `OPENAI_API_KEY` and no other provider settings
     /// from the environment.
     fn run(&self, args: &[String], key: Option<&str>) -> Run {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_codex-context"));
-        command
-            .args(args)
-            .env_remove("RUST_LOG")
-            .env_remove("OPENAI_BASE_URL")
-            .env_remove("OPENAI_API_KEY")
-            .env("CODEX_HOME", self.path("home"))
-            // The local server is reached directly even where a proxy is configured.
-            .env("NO_PROXY", "127.0.0.1")
-            .env("no_proxy", "127.0.0.1");
+        let mut command = binary(&self.path("user"));
+        command.args(args).env("CODEX_HOME", self.path("home"));
         if let Some(key) = key {
             command.env("OPENAI_API_KEY", key);
         }
-        let output = command.output().expect("binary runs");
-        Run {
-            code: output.status.code(),
-            stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-            stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-        }
+        output(&mut command, b"")
     }
 
     fn send(&self, server: &TestServer, extra: &[&str]) -> Run {

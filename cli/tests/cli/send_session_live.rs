@@ -1,7 +1,6 @@
 //! `codex-context session run --live` against a local Responses server.
 
 use std::path::Path;
-use std::process::Command;
 
 use codex_core::rollout::read_rollout;
 use codex_core::rollout::reconstruct;
@@ -16,27 +15,19 @@ use crate::send_server::sse_body;
 use crate::support::Run;
 use crate::support::arg;
 use crate::support::assert_user_error;
+use crate::support::binary;
+use crate::support::output;
 
 const SECRET_KEY: &str = "sk-test-SECRET-live-0123456789";
 
 fn run(args: &[&str], key: Option<&str>) -> Run {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_codex-context"));
-    command
-        .args(args)
-        .env_remove("RUST_LOG")
-        .env_remove("OPENAI_BASE_URL")
-        .env_remove("OPENAI_API_KEY")
-        .env("NO_PROXY", "127.0.0.1")
-        .env("no_proxy", "127.0.0.1");
+    let home = tempfile::tempdir().expect("tempdir");
+    let mut command = binary(home.path());
+    command.args(args);
     if let Some(key) = key {
         command.env("OPENAI_API_KEY", key);
     }
-    let output = command.output().expect("binary runs");
-    Run {
-        code: output.status.code(),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
+    output(&mut command, b"")
 }
 
 /// A two-turn script: the first turn has no reply (the endpoint answers it), the second a

@@ -2,7 +2,6 @@
 
 use std::path::Path;
 use std::path::PathBuf;
-use std::process::Command;
 
 use codex_core::inspect::render_request_stats;
 use codex_core::inspect::request_stats;
@@ -12,7 +11,11 @@ use serde_json::Value;
 
 use crate::support::Run;
 use crate::support::arg;
+use crate::support::assert_success;
+use crate::support::binary;
+use crate::support::output;
 use crate::support::run;
+use crate::support::write;
 
 /// Settings that make `resume` and `fork` reproducible (they read date, zone and shell afresh).
 const PINS: [&str; 8] = [
@@ -74,7 +77,9 @@ fn texts(body: &Value, role: &str) -> Vec<String> {
 /// The README's command, run from the workspace root, prints the example's reviewed layout.
 #[test]
 fn readme_command_prints_the_example_layout() {
-    let output = Command::new(env!("CARGO_BIN_EXE_codex-context"))
+    let home = tempfile::tempdir().expect("tempdir");
+    let mut command = binary(home.path());
+    command
         .args([
             "session",
             "run",
@@ -82,10 +87,8 @@ fn readme_command_prints_the_example_layout() {
             "--format",
             "layout",
         ])
-        .current_dir(workspace_root())
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("binary runs");
+        .current_dir(workspace_root());
+    let output = output(&mut command, b"");
     let snapshot = std::fs::read_to_string(
         workspace_root().join("core/tests/snapshots/script_examples__settings_changes.snap"),
     )
@@ -94,14 +97,37 @@ fn readme_command_prints_the_example_layout() {
         .splitn(3, "---\n")
         .nth(2)
         .expect("snapshot body after its header");
-    assert_eq!(
-        (
-            output.status.code(),
-            String::from_utf8(output.stdout).expect("UTF-8"),
-            String::from_utf8(output.stderr).expect("UTF-8")
-        ),
-        (Some(0), expected.to_string(), String::new())
+    assert_success(&output, expected);
+}
+
+/// Without `--codex-home` a session reads no configuration at all: a `config.toml` and an
+/// AGENTS.md planted under the isolated home's name in the temporary folder change nothing.
+#[test]
+fn sessions_without_a_codex_home_ignore_files_planted_in_the_temporary_folder() {
+    let run_with_tmpdir = |tmpdir: &Path| {
+        let home = tempfile::tempdir().expect("tempdir");
+        let mut command = binary(home.path());
+        command
+            .args(["session", "run", arg(&example("model_switch"))])
+            .args(["--format", "layout"])
+            .env("TMPDIR", tmpdir);
+        output(&mut command, b"")
+    };
+    let clean = tempfile::tempdir().expect("tempdir");
+    let expected = run_with_tmpdir(clean.path());
+    assert_eq!((expected.code, expected.stderr.as_str()), (Some(0), ""));
+    let planted = tempfile::tempdir().expect("tempdir");
+    write(
+        planted.path(),
+        "codex-context-isolated-home/config.toml",
+        "developer_instructions = \"planted by another user\"\nmodel = \"planted\"\n",
     );
+    write(
+        planted.path(),
+        "codex-context-isolated-home/AGENTS.md",
+        "planted by another user\n",
+    );
+    assert_success(&run_with_tmpdir(planted.path()), &expected.stdout);
 }
 
 #[test]
@@ -285,15 +311,11 @@ fn resume_writes_only_with_write() {
             "task_complete"
         ]
     );
-    // The written turn is part of the thread now.
-    let next: Value = serde_json::from_str(&stdout(run(&[
-        "session",
-        "resume",
-        arg(&rollout),
-        "--user",
-        "and now?",
-    ])))
-    .expect("a JSON body");
+    // The written turn is part of the thread now. Unpinned, this resume would read today's
+    // date, and on any other day than the pinned one add a date update to the request.
+    let mut next_args = vec!["session", "resume", arg(&rollout), "--user", "and now?"];
+    next_args.extend_from_slice(&PINS);
+    let next: Value = serde_json::from_str(&stdout(run(&next_args))).expect("a JSON body");
     let users = texts(&next, "user");
     assert_eq!(
         users[users.len() - 2..],
@@ -346,14 +368,9 @@ fn fork_truncates_before_a_turn() {
     assert_eq!(first["payload"]["forked_from_id"], parent["payload"]["id"]);
     assert_ne!(first["payload"]["id"], parent["payload"]["id"]);
     // The child's file goes on from the new turn.
-    let next: Value = serde_json::from_str(&stdout(run(&[
-        "session",
-        "resume",
-        arg(&child),
-        "--user",
-        "next",
-    ])))
-    .expect("a JSON body");
+    let mut next_args = vec!["session", "resume", arg(&child), "--user", "next"];
+    next_args.extend_from_slice(&PINS);
+    let next: Value = serde_json::from_str(&stdout(run(&next_args))).expect("a JSON body");
     assert_eq!(
         user_messages(&next),
         ["List the folders.", "branch", "next"]

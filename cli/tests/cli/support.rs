@@ -16,14 +16,60 @@ pub struct Run {
     pub stderr: String,
 }
 
+/// Variables through which the machine running the tests would reach the binary: where its
+/// `~/.codex` is, the shell and time zone it reports, its log filter, provider, key and proxies.
+const MACHINE_VARIABLES: &[&str] = &[
+    "HOME",
+    "USERPROFILE",
+    "CODEX_HOME",
+    "SHELL",
+    "TZ",
+    "RUST_LOG",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "HTTP_PROXY",
+    "http_proxy",
+    "HTTPS_PROXY",
+    "https_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+    "NO_PROXY",
+    "no_proxy",
+];
+
+/// The binary with nothing of the machine it runs on: none of [`MACHINE_VARIABLES`] is
+/// inherited, `HOME` is `home` and `CODEX_HOME` its `.codex` folder (so the user's `~/.codex`
+/// is never read), the time zone is UTC, and the tests' loopback servers are reached without a
+/// proxy. Tests that need a variable set it on the returned command.
+pub fn binary(home: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_codex-context"));
+    for name in MACHINE_VARIABLES {
+        command.env_remove(name);
+    }
+    command
+        .env("HOME", home)
+        .env("CODEX_HOME", home.join(".codex"))
+        .env("TZ", "Etc/UTC")
+        .env("NO_PROXY", "127.0.0.1")
+        .env("no_proxy", "127.0.0.1");
+    command
+}
+
+/// Runs the binary with `args` in a fresh, empty home (see [`binary`]).
 pub fn run(args: &[&str]) -> Run {
     run_with_stdin(args, b"")
 }
 
 pub fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codex-context"))
-        .args(args)
-        .env_remove("RUST_LOG")
+    let home = tempfile::tempdir().expect("tempdir");
+    let mut command = binary(home.path());
+    command.args(args);
+    output(&mut command, stdin)
+}
+
+/// Runs `command` with `stdin` as its input and collects what it printed.
+pub fn output(command: &mut Command, stdin: &[u8]) -> Run {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -98,7 +98,11 @@ impl ResponsesClient {
         };
         let responses_url = endpoint("responses")?;
         let models_url = endpoint("models")?;
-        let http = reqwest::Client::builder()
+        let builder = match proxy_use(&responses_url) {
+            ProxyUse::Environment => reqwest::Client::builder(),
+            ProxyUse::Direct => reqwest::Client::builder().no_proxy(),
+        };
+        let http = builder
             .connect_timeout(config.connect_timeout)
             .build()
             .map_err(|error| ClientError::ClientSetup(error.to_string()))?;
@@ -467,8 +471,39 @@ async fn bounded_wait<T>(
 
 /// A header value; invalid text is an error naming the header, never echoing the value (it may
 /// be the key).
+/// How requests reach their endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ProxyUse {
+    /// Through the proxy `HTTP_PROXY`, `HTTPS_PROXY` or `ALL_PROXY` names, unless `NO_PROXY`
+    /// exempts the host.
+    Environment,
+    /// Straight to the endpoint.
+    Direct,
+}
+
+/// An endpoint on this machine (`localhost`, `127.0.0.0/8`, `::1`: a mock server, the recording
+/// proxy) is reached directly even where a proxy is configured, which could not reach it; any
+/// other goes through the environment's proxy.
+fn proxy_use(url: &Url) -> ProxyUse {
+    let host = url.host_str().unwrap_or_default();
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let local = host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|address| address.is_loopback());
+    if local {
+        ProxyUse::Direct
+    } else {
+        ProxyUse::Environment
+    }
+}
+
 fn header_value(name: &str, value: &str) -> Result<HeaderValue, ClientError> {
     HeaderValue::from_str(value).map_err(|_| ClientError::InvalidHeader {
         name: name.to_string(),
     })
 }
+
+#[cfg(test)]
+#[path = "http_tests.rs"]
+mod tests;

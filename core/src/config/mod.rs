@@ -36,6 +36,7 @@ pub use error::WorkingDirectoryError;
 pub use features::Feature;
 pub use features::Features;
 pub use overrides::CliOverride;
+pub use overrides::ConfigFile;
 pub use overrides::ConfigOverrides;
 pub use skills::SkillToml;
 pub use skills::SkillsConfig;
@@ -151,7 +152,11 @@ impl Config {
         let config_path = codex_home.join(CONFIG_TOML_FILE);
 
         let mut warnings = Vec::new();
-        let text = match codex_utils_fs::read_regular_to_string(&config_path) {
+        let read = match flags.config_file {
+            ConfigFile::Read => codex_utils_fs::read_regular_to_string(&config_path),
+            ConfigFile::Ignored => Ok(String::new()),
+        };
+        let text = match read {
             Ok(text) => text,
             Err(error) if error.kind() == io::ErrorKind::NotFound => String::new(),
             Err(source) => {

@@ -20,11 +20,23 @@ use super::Feature;
 use super::KNOWN_KEYS;
 use super::ModelProviderToml;
 
+/// Whether loading reads `config.toml` from CODEX_HOME.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ConfigFile {
+    /// `$CODEX_HOME/config.toml`, when it exists.
+    #[default]
+    Read,
+    /// No file at all, whatever CODEX_HOME holds: only `-c` overrides and flags count.
+    Ignored,
+}
+
 /// Values from dedicated command-line flags; they beat `-c` and config.toml.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ConfigOverrides {
     /// `--codex-home`: beats `$CODEX_HOME` and `~/.codex`.
     pub codex_home: Option<PathBuf>,
+    /// Whether `config.toml` under that home is read.
+    pub config_file: ConfigFile,
     pub cwd: Option<PathBuf>,
     pub model: Option<String>,
     pub model_provider: Option<String>,

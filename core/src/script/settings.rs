@@ -14,6 +14,7 @@ use super::ScriptError;
 use crate::config::CliOverride;
 use crate::config::Config;
 use crate::config::ConfigEnv;
+use crate::config::ConfigFile;
 use crate::config::ConfigOverrides;
 use crate::config::ConfigToml;
 use crate::config::Feature;
@@ -326,12 +327,18 @@ pub fn load_config(
     env: &ConfigEnv,
     location: &str,
 ) -> Result<Config, ScriptError> {
-    let home = match codex_home {
-        CodexHome::Isolated => std::env::temp_dir().join(ISOLATED_CODEX_HOME),
-        CodexHome::Dir(dir) => dir.clone(),
+    // An isolated session names a home it never reads: whatever a folder of that name in the
+    // shared temporary directory holds, no `config.toml` counts.
+    let (home, config_file) = match codex_home {
+        CodexHome::Isolated => (
+            std::env::temp_dir().join(ISOLATED_CODEX_HOME),
+            ConfigFile::Ignored,
+        ),
+        CodexHome::Dir(dir) => (dir.clone(), ConfigFile::Read),
     };
     let flags = ConfigOverrides {
         codex_home: Some(home),
+        config_file,
         ..ConfigOverrides::default()
     };
     let overrides: Vec<CliOverride> = layers

@@ -132,17 +132,6 @@ pub fn first_turn_input(ids: &IdGenerator, turn_id: &str) -> Vec<ResponseItem> {
     items
 }
 
-/// The upstream captures directory, or `None` (with a notice) when the env var is unset.
-pub fn upstream_captures() -> Option<PathBuf> {
-    match std::env::var_os("CODEX_UPSTREAM_FIXTURES") {
-        Some(root) => Some(PathBuf::from(root).join("captures")),
-        None => {
-            eprintln!("CODEX_UPSTREAM_FIXTURES is not set; skipping the upstream capture checks");
-            None
-        }
-    }
-}
-
 /// Every `request-NN.json` under the captures directory, sorted, with its parsed body.
 pub fn captured_requests(captures: &std::path::Path) -> Vec<(PathBuf, serde_json::Value)> {
     let mut paths = Vec::new();
