@@ -2,6 +2,7 @@
 //! that talk to one (`send`, `models --refresh`, `session run --live`).
 
 use anyhow::Context;
+use codex_config::ModelProvider;
 use codex_core::client::ApiKey;
 use codex_core::client::ClientConfig;
 use codex_core::client::OPENAI_API_KEY_ENV;
@@ -13,7 +14,6 @@ use codex_core::client::ResponsesClient;
 use codex_core::client::ResponsesLite;
 use codex_core::client::StreamProgress;
 use codex_core::client::resolve_base_url;
-use codex_core::config::ModelProvider;
 use codex_core::request::ResponsesRequest;
 use codex_core::script::AssistantReply;
 use codex_core::script::ModelResponse;

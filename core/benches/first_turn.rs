@@ -10,11 +10,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use codex_core::agents_md::AgentsMdDiscovery;
-use codex_core::agents_md::EnvironmentRole;
-use codex_core::agents_md::GlobalInstructions;
-use codex_core::agents_md::ProjectDoc;
-use codex_core::config::Feature;
+use codex_config::AgentsMdDiscovery;
+use codex_config::EnvironmentRole;
+use codex_config::Feature;
+use codex_config::GlobalInstructions;
+use codex_config::ProjectDoc;
 use codex_core::context::initial_context::build_initial_context_with_world_state;
 use codex_core::context::world_state_for_step::build_world_state_for_step;
 use codex_core::first_turn::FirstTurnOptions;

@@ -3,14 +3,14 @@ use codex_protocol::openai_models::ModelInfo;
 use pretty_assertions::assert_eq;
 
 use super::*;
-use crate::agents_md::AgentsMdDiscovery;
-use crate::agents_md::AgentsMdWarning;
-use crate::agents_md::EnvironmentRole;
-use crate::agents_md::GlobalInstructions;
-use crate::agents_md::ProjectDoc;
 use crate::first_turn::FirstTurnOptions;
 use crate::first_turn::build_first_turn_request;
 use crate::ids::IdGenerator;
+use codex_config::AgentsMdDiscovery;
+use codex_config::AgentsMdWarning;
+use codex_config::EnvironmentRole;
+use codex_config::GlobalInstructions;
+use codex_config::ProjectDoc;
 
 /// Index, role and `(kind, source, bytes)` per entry of one explained item.
 type ItemSummary = (usize, Option<String>, Vec<(String, String, usize)>);

@@ -1,12 +1,11 @@
-//! Core of the context engine: configuration, AGENTS.md discovery, the World State and the
-//! fragment catalogue, first-turn and steady-state assembly, the Responses request and client,
-//! rollouts, scripted sessions, and the `inspect` / `compare` views over them.
+//! Core of the context engine: the World State and the fragment catalogue, first-turn and
+//! steady-state assembly, the Responses request and client, rollouts, scripted sessions, and the
+//! `inspect` / `compare` views over them. Configuration and AGENTS.md discovery live in
+//! `codex-config`.
 
-pub mod agents_md;
 pub mod base_instructions;
 pub mod client;
 pub mod compare;
-pub mod config;
 pub mod context;
 pub mod context_manager;
 pub mod explain;

@@ -6,7 +6,7 @@
 mod first_turn_support;
 mod request_support;
 
-use codex_core::config::ConfigOverrides;
+use codex_config::ConfigOverrides;
 use codex_core::first_turn::FirstTurnOptions;
 use codex_core::first_turn::RequestItemSource;
 use codex_core::turn_context::Availability;

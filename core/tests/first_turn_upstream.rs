@@ -11,10 +11,10 @@ mod first_turn_support;
 
 use std::path::PathBuf;
 
-use codex_core::agents_md::AgentsMdDiscovery;
-use codex_core::agents_md::EnvironmentRole;
-use codex_core::agents_md::ProjectDoc;
-use codex_core::config::ConfigOverrides;
+use codex_config::AgentsMdDiscovery;
+use codex_config::ConfigOverrides;
+use codex_config::EnvironmentRole;
+use codex_config::ProjectDoc;
 use codex_core::first_turn::FirstTurn;
 use codex_core::first_turn::FirstTurnOptions;
 use codex_core::turn_context::BaseInstructionsOverrides;

@@ -8,7 +8,7 @@ mod session_support;
 
 use std::path::PathBuf;
 
-use codex_core::config::Features;
+use codex_config::Features;
 use codex_core::inspect::EntryClass;
 use codex_core::inspect::InspectOptions;
 use codex_core::inspect::Inspection;

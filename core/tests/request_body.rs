@@ -4,7 +4,7 @@
 
 mod request_support;
 
-use codex_core::config::Features;
+use codex_config::Features;
 use codex_core::context::fragment_registry::classify;
 use codex_core::context::fragments::base_instructions::BASE_INSTRUCTIONS as BASE_INSTRUCTIONS_SPEC;
 use codex_core::request::ContentItemKindsPolicy;

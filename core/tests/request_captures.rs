@@ -8,7 +8,7 @@ mod upstream_fixtures;
 
 use std::collections::BTreeSet;
 
-use codex_core::config::Features;
+use codex_config::Features;
 use codex_core::request::ParallelToolCalls;
 use codex_core::request::ResponsesRequest;
 use codex_core::request::ResponsesRequestInputs;

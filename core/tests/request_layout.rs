@@ -5,7 +5,7 @@ mod request_support;
 #[path = "../../protocol/tests/upstream_fixtures/mod.rs"]
 mod upstream_fixtures;
 
-use codex_core::config::Features;
+use codex_config::Features;
 use codex_core::layout::LayoutOptions;
 use codex_core::layout::LayoutText;
 use codex_core::layout::render_layout;

@@ -5,8 +5,8 @@ mod request_support;
 #[path = "../../protocol/tests/upstream_fixtures/mod.rs"]
 mod upstream_fixtures;
 
-use codex_core::config::Feature;
-use codex_core::config::Features;
+use codex_config::Feature;
+use codex_config::Features;
 use codex_core::tools::BuiltinToolsConfig;
 use codex_core::tools::ImageDetailParameter;
 use codex_core::tools::MultiAgentTools;

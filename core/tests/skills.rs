@@ -8,12 +8,12 @@ mod first_turn_support;
 use std::path::Path;
 use std::path::PathBuf;
 
-use codex_core::config::CliOverride;
-use codex_core::config::Config;
-use codex_core::config::ConfigEnv;
-use codex_core::config::ConfigOverrides;
-use codex_core::config::SkillToml;
-use codex_core::config::SkillsConfig;
+use codex_config::CliOverride;
+use codex_config::Config;
+use codex_config::ConfigEnv;
+use codex_config::ConfigOverrides;
+use codex_config::SkillToml;
+use codex_config::SkillsConfig;
 use codex_core::context::world_state_for_step::build_world_state_for_step;
 use codex_core::first_turn::FirstTurnOptions;
 use codex_core::script::CodexHome;

@@ -4,10 +4,10 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use anyhow::Context;
-use codex_core::config::CliOverride;
-use codex_core::config::Config;
-use codex_core::config::ConfigEnv;
-use codex_core::config::ConfigOverrides;
+use codex_config::CliOverride;
+use codex_config::Config;
+use codex_config::ConfigEnv;
+use codex_config::ConfigOverrides;
 use codex_core::ids::IdGenerator;
 use codex_core::turn_context::TurnContext;
 use codex_core::turn_context::TurnContextSources;

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use codex_core::config::ConfigEnv;
-use codex_core::config::check_working_directory;
+use codex_config::ConfigEnv;
+use codex_config::check_working_directory;
 use codex_core::inspect::render_request_stats;
 use codex_core::inspect::request_stats;
 use codex_core::request::ResponsesRequest;
@@ -388,7 +388,7 @@ fn next_turn_config(
     next: &NextTurnArgs,
     rollout: &codex_core::rollout::LoadedRollout,
     point: ForkPoint,
-) -> anyhow::Result<(SessionEnvironment, codex_core::config::Config)> {
+) -> anyhow::Result<(SessionEnvironment, codex_config::Config)> {
     let env = environment(&next.options, None, None)?;
     let recorded = recorded_settings(rollout, point, "recorded turn_context")?;
     let base_dir = env.config_env.current_dir.clone().unwrap_or_default();

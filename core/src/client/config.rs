@@ -13,7 +13,7 @@ use super::retry::Clock;
 use super::retry::Sleeper;
 use super::retry::SystemClock;
 use super::retry::TokioSleeper;
-use crate::config::ProviderNetwork;
+use codex_config::ProviderNetwork;
 
 /// The OpenAI API, used when no base URL is configured.
 pub const OPENAI_API_BASE_URL: &str = "https://api.openai.com/v1";

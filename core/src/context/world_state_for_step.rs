@@ -13,7 +13,6 @@ use codex_protocol::ReadOnlyAccess;
 use codex_protocol::SandboxPolicy;
 use codex_protocol::TemporaryDirectories;
 
-use crate::config::Feature;
 use crate::context::fragments::available_skills_instructions::SkillUsageRules;
 use crate::context::world_state::WorldState;
 use crate::context::world_state::WorldStateError;
@@ -59,6 +58,7 @@ use crate::context::world_state::sections::skills::skills_section_contribution;
 use crate::context::world_state::sections::tools::ToolsSection;
 use crate::context::world_state::sections::tools::ToolsSectionInputs;
 use crate::turn_context::TurnContext;
+use codex_config::Feature;
 
 /// Read-only subdirectories of a writable workspace root: version control and agent
 /// configuration stay protected even when the workspace is writable.

@@ -15,7 +15,6 @@ use codex_protocol::rollout::TurnContextItem;
 
 use super::InspectError;
 use super::model::ToolsOrigin;
-use crate::config::Features;
 use crate::request::LiteToolCatalog;
 use crate::request::ModelProviderKind;
 use crate::request::ResponsesRequest;
@@ -26,6 +25,7 @@ use crate::request::prepare_outgoing_items;
 use crate::tools::BuiltinToolsConfig;
 use crate::tools::ToolSpec;
 use crate::tools::builtin_tools;
+use codex_config::Features;
 
 /// Model name used when no `turn_context` precedes a request.
 pub(super) const UNKNOWN_MODEL: &str = "unknown";

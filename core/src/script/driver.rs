@@ -29,12 +29,8 @@ use super::thread::last_turn_context;
 use super::thread::report_unread_line_types;
 use super::thread::seed_stream;
 use super::thread::session_meta;
-use crate::agents_md::LocalFileSystem;
-use crate::agents_md::discover_agents_md_blocking;
 use crate::client::TOKEN_COUNT_EVENT_TYPE;
 use crate::client::TokenUsageInfo;
-use crate::config::Config;
-use crate::config::ConfigEnv;
 use crate::context::world_state::WorldStateSnapshot;
 use crate::first_turn::build_turn_request;
 use crate::ids::IdGenerator;
@@ -53,6 +49,10 @@ use crate::session::SessionInit;
 use crate::turn_context::PreviousTurnSettings;
 use crate::turn_context::TurnContext;
 use crate::turn_context::TurnContextSources;
+use codex_config::Config;
+use codex_config::ConfigEnv;
+use codex_config::LocalFileSystem;
+use codex_config::discover_agents_md_blocking;
 use turn_flow::EventState;
 
 /// What every scripted session runs against besides its settings.

@@ -11,16 +11,16 @@ use serde_json::Map;
 use serde_json::Value;
 
 use super::ScriptError;
-use crate::config::CliOverride;
-use crate::config::Config;
-use crate::config::ConfigEnv;
-use crate::config::ConfigFile;
-use crate::config::ConfigOverrides;
-use crate::config::ConfigToml;
-use crate::config::Feature;
-use crate::config::KNOWN_KEYS;
-use crate::config::SkillsToml;
-use crate::config::check_working_directory;
+use codex_config::CliOverride;
+use codex_config::Config;
+use codex_config::ConfigEnv;
+use codex_config::ConfigFile;
+use codex_config::ConfigOverrides;
+use codex_config::ConfigToml;
+use codex_config::Feature;
+use codex_config::KNOWN_KEYS;
+use codex_config::SkillsToml;
+use codex_config::check_working_directory;
 
 /// Keys whose values are paths; relative ones resolve against the layer's folder.
 const PATH_KEYS: [&str; 3] = ["cwd", "model_catalog", "model_instructions_file"];

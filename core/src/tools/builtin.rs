@@ -14,8 +14,8 @@ use super::spec::FunctionTool;
 use super::spec::ToolSpec;
 use super::spec::ToolSpecError;
 use super::spec::WebSearchTool;
-use crate::config::Feature;
-use crate::config::Features;
+use codex_config::Feature;
+use codex_config::Features;
 
 /// One template file under `prompts/templates/tools/`: its path (for error messages) and text.
 struct ToolTemplate {

@@ -21,12 +21,12 @@ use super::SkillsListing;
 use super::SkillsSettings;
 use super::TurnContext;
 use super::TurnEnvironment;
-use crate::agents_md::AgentsMdDiscovery;
 use crate::base_instructions::BaseInstructionsSource;
-use crate::config::Config;
-use crate::config::Feature;
 use crate::context::world_state::sections::environments::EnvironmentStatus;
 use crate::ids::IdGenerator;
+use codex_config::AgentsMdDiscovery;
+use codex_config::Config;
+use codex_config::Feature;
 
 /// What a turn context is built from besides the configuration.
 #[derive(Debug, Clone, Copy)]

@@ -26,11 +26,9 @@ use codex_protocol::openai_models::ReasoningEffort;
 pub use from_config::TurnContextError;
 pub use from_config::TurnContextSources;
 
-use crate::agents_md::AgentsMdDiscovery;
 use crate::base_instructions::BaseInstructionsInputs;
 use crate::base_instructions::ResolvedBaseInstructions;
 use crate::base_instructions::resolve_base_instructions;
-use crate::config::Features;
 pub use crate::context::fragments::available_skills_instructions::SkillEntry;
 use crate::context::world_state::sections::environments::EnvironmentStatus;
 use crate::context::world_state::sections::environments::NetworkContext;
@@ -43,6 +41,8 @@ use crate::tools::BuiltinToolsConfig;
 use crate::tools::ToolSpec;
 use crate::tools::ToolSpecError;
 use crate::tools::builtin_tools;
+use codex_config::AgentsMdDiscovery;
+use codex_config::Features;
 
 /// Who the session works for. Guardian reviewers get their developer instructions as a
 /// separate policy message and no managed instructions.
@@ -272,11 +272,11 @@ impl TurnContext {
                 id: LOCAL_ENVIRONMENT_ID.to_string(),
                 cwd: cwd.display().to_string(),
                 status: EnvironmentStatus::Available,
-                shell: Some(crate::config::DEFAULT_SHELL.to_string()),
+                shell: Some(codex_config::DEFAULT_SHELL.to_string()),
             }],
             cwd,
             current_date: "1970-01-01".to_string(),
-            timezone: crate::config::DEFAULT_TIMEZONE.to_string(),
+            timezone: codex_config::DEFAULT_TIMEZONE.to_string(),
             sandbox_policy: SandboxPolicy::new_read_only_policy(),
             approval_policy: AskForApproval::OnRequest,
             approvals_reviewer: ApprovalsReviewer::User,
@@ -297,7 +297,7 @@ impl TurnContext {
             reasoning_summary: None,
             verbosity: None,
             web_search_mode: WebSearchMode::default(),
-            provider_id: crate::config::DEFAULT_MODEL_PROVIDER_ID.to_string(),
+            provider_id: codex_config::DEFAULT_MODEL_PROVIDER_ID.to_string(),
             model,
         }
     }

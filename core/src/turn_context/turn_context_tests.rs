@@ -15,10 +15,10 @@ use pretty_assertions::assert_eq;
 
 use super::*;
 use crate::base_instructions::BaseInstructionsSource;
-use crate::config::Config;
-use crate::config::ConfigEnv;
-use crate::config::ConfigOverrides;
 use crate::ids::IdGenerator;
+use codex_config::Config;
+use codex_config::ConfigEnv;
+use codex_config::ConfigOverrides;
 
 fn env(codex_home: PathBuf) -> ConfigEnv {
     ConfigEnv {

@@ -5,14 +5,14 @@
 use std::path::Path;
 use std::path::PathBuf;
 
-use codex_core::agents_md::AgentsMdDiscovery;
-use codex_core::agents_md::AgentsMdWarning;
-use codex_core::agents_md::EnvironmentRole;
-use codex_core::agents_md::GlobalInstructions;
-use codex_core::agents_md::ProjectDoc;
-use codex_core::config::Config;
-use codex_core::config::ConfigEnv;
-use codex_core::config::ConfigOverrides;
+use codex_config::AgentsMdDiscovery;
+use codex_config::AgentsMdWarning;
+use codex_config::Config;
+use codex_config::ConfigEnv;
+use codex_config::ConfigOverrides;
+use codex_config::EnvironmentRole;
+use codex_config::GlobalInstructions;
+use codex_config::ProjectDoc;
 use codex_core::first_turn::FirstTurn;
 use codex_core::first_turn::FirstTurnOptions;
 use codex_core::first_turn::build_first_turn_request;

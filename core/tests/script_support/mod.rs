@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use codex_core::config::ConfigEnv;
+use codex_config::ConfigEnv;
 use codex_core::rollout::LoadedRollout;
 use codex_core::rollout::parse_rollout;
 use codex_core::script::CodexHome;

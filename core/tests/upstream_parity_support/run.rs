@@ -3,6 +3,7 @@
 use std::path::Path;
 use std::path::PathBuf;
 
+use codex_config::ConfigEnv;
 use codex_core::compare::CompareInput;
 use codex_core::compare::Difference;
 use codex_core::compare::InputKind;
@@ -10,7 +11,6 @@ use codex_core::compare::Position;
 use codex_core::compare::ProseMode;
 use codex_core::compare::compare_inputs;
 use codex_core::compare::load_compare_input;
-use codex_core::config::ConfigEnv;
 use codex_core::rollout::LoadedRollout;
 use codex_core::rollout::parse_rollout;
 use codex_core::rollout::read_rollout;

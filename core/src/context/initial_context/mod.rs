@@ -26,7 +26,6 @@ pub use crate::context::fragments::developer_instructions::DeveloperInstructions
 pub use crate::context::fragments::guardian_policy::GUARDIAN_POLICY_KIND;
 pub use crate::context::fragments::guardian_policy::GuardianPolicy;
 
-use crate::config::Feature;
 use crate::context::world_state::DEVELOPER_ROLE;
 use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::SectionFragment;
@@ -40,6 +39,7 @@ use crate::context::world_state::sections::model::MODEL_SWITCH;
 use crate::context::world_state::sections::multi_agent_mode::MULTI_AGENT_MODE;
 use crate::context::world_state::sections::multi_agent_usage_hint::MULTI_AGENT_ROLE;
 use crate::turn_context::TurnContext;
+use codex_config::Feature;
 
 /// Where one content entry of the assembled context came from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

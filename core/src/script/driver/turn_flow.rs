@@ -28,7 +28,6 @@ use super::ScriptRequest;
 use super::ScriptedSession;
 use crate::client::TokenUsage;
 use crate::client::TokenUsageInfo;
-use crate::config::Config;
 use crate::context::fragments::additional_context_developer::AdditionalContextDeveloper;
 use crate::context::fragments::additional_context_user::ADDITIONAL_CONTENT_KIND_PREFIX;
 use crate::context::fragments::additional_context_user::AdditionalContextKey;
@@ -55,6 +54,7 @@ use crate::script::thread::seed_stream;
 use crate::session::TurnAbortReason;
 use crate::turn_context::PreviousTurnSettings;
 use crate::turn_context::TurnContext;
+use codex_config::Config;
 
 /// World-state sections whose snapshots hold approved command prefixes.
 const PERMISSIONS_SECTION: &str = "permissions";

@@ -4,9 +4,9 @@
 
 mod config_support;
 
-use codex_core::config::ConfigError;
-use codex_core::config::ConfigOrigin;
-use codex_core::config::ConfigWarning;
+use codex_config::ConfigError;
+use codex_config::ConfigOrigin;
+use codex_config::ConfigWarning;
 use config_support::Fixture;
 use pretty_assertions::assert_eq;
 
@@ -197,7 +197,7 @@ fn approval_policy_untrusted_and_unknown_names_are_refused_with_the_choosable_na
         )
     );
     let fixture = Fixture::new(None);
-    let overrides: Result<Vec<codex_core::config::CliOverride>, _> = ["approval_policy=untrusted"]
+    let overrides: Result<Vec<codex_config::CliOverride>, _> = ["approval_policy=untrusted"]
         .iter()
         .map(|raw| raw.parse())
         .collect();

@@ -4,11 +4,11 @@
 use std::path::Path;
 use std::path::PathBuf;
 
-use codex_core::config::CliOverride;
-use codex_core::config::Config;
-use codex_core::config::ConfigEnv;
-use codex_core::config::ConfigError;
-use codex_core::config::ConfigOverrides;
+use codex_config::CliOverride;
+use codex_config::Config;
+use codex_config::ConfigEnv;
+use codex_config::ConfigError;
+use codex_config::ConfigOverrides;
 
 /// A fixed environment: no `$CODEX_HOME`, `$TZ` or `$SHELL`; the system zone
 /// is UTC and the clock reads 2026-02-26T20:00:00Z.

@@ -15,19 +15,19 @@ use agents_md_support::local_fs;
 use agents_md_support::options_with_limit;
 use agents_md_support::request;
 use agents_md_support::write;
-use codex_core::agents_md::AGENTS_MD_SEPARATOR;
-use codex_core::agents_md::AgentsMdDiscovery;
-use codex_core::agents_md::AgentsMdEnvironment;
-use codex_core::agents_md::AgentsMdWarning;
-use codex_core::agents_md::DEFAULT_AGENTS_MD_FILENAME;
-use codex_core::agents_md::EnvironmentRole;
-use codex_core::agents_md::GlobalInstructions;
-use codex_core::agents_md::InstructionScope;
-use codex_core::agents_md::LOCAL_AGENTS_MD_FILENAME;
-use codex_core::agents_md::ProjectDoc;
-use codex_core::agents_md::ProjectDocOptions;
-use codex_core::agents_md::agents_md_paths;
-use codex_core::agents_md::read_project_docs;
+use codex_config::AGENTS_MD_SEPARATOR;
+use codex_config::AgentsMdDiscovery;
+use codex_config::AgentsMdEnvironment;
+use codex_config::AgentsMdWarning;
+use codex_config::DEFAULT_AGENTS_MD_FILENAME;
+use codex_config::EnvironmentRole;
+use codex_config::GlobalInstructions;
+use codex_config::InstructionScope;
+use codex_config::LOCAL_AGENTS_MD_FILENAME;
+use codex_config::ProjectDoc;
+use codex_config::ProjectDocOptions;
+use codex_config::agents_md_paths;
+use codex_config::read_project_docs;
 use pretty_assertions::assert_eq;
 
 const HIERARCHICAL: &str = "hierarchical guidance stand-in";
@@ -170,7 +170,7 @@ async fn total_byte_limit_truncates_later_project_docs() {
 #[tokio::test]
 async fn read_agents_md_propagates_metadata_errors() {
     let tmp = tempfile::tempdir().unwrap();
-    let fs: Arc<dyn codex_core::agents_md::AgentsMdFileSystem> = Arc::new(FailingFileSystem {
+    let fs: Arc<dyn codex_config::AgentsMdFileSystem> = Arc::new(FailingFileSystem {
         path: tmp.path().join(".git"),
         failure: InjectedFailure::Metadata(io::ErrorKind::PermissionDenied),
     });
@@ -193,7 +193,7 @@ async fn an_unreadable_doc_is_skipped_with_a_warning_and_the_others_kept() {
     let nested = tmp.path().join("nested");
     write(&nested.join("AGENTS.md"), "nested doc");
     let denied = nested.join("AGENTS.md");
-    let fs: Arc<dyn codex_core::agents_md::AgentsMdFileSystem> = Arc::new(FailingFileSystem {
+    let fs: Arc<dyn codex_config::AgentsMdFileSystem> = Arc::new(FailingFileSystem {
         path: denied.clone(),
         failure: InjectedFailure::Read(io::ErrorKind::PermissionDenied),
     });
@@ -227,7 +227,7 @@ async fn an_unreadable_doc_is_skipped_with_a_warning_and_the_others_kept() {
 async fn read_agents_md_ignores_files_removed_after_discovery() {
     let tmp = tempfile::tempdir().unwrap();
     write(&tmp.path().join("AGENTS.md"), "project doc");
-    let fs: Arc<dyn codex_core::agents_md::AgentsMdFileSystem> = Arc::new(FailingFileSystem {
+    let fs: Arc<dyn codex_config::AgentsMdFileSystem> = Arc::new(FailingFileSystem {
         path: tmp.path().join("AGENTS.md"),
         failure: InjectedFailure::Read(io::ErrorKind::NotFound),
     });

@@ -4,11 +4,11 @@
 
 mod config_support;
 
-use codex_core::agents_md::LocalFileSystem;
-use codex_core::agents_md::discover_agents_md_blocking;
-use codex_core::config::Config;
-use codex_core::config::ConfigOverrides;
-use codex_core::config::ConfigWarning;
+use codex_config::Config;
+use codex_config::ConfigOverrides;
+use codex_config::ConfigWarning;
+use codex_config::LocalFileSystem;
+use codex_config::discover_agents_md_blocking;
 use config_support::Fixture;
 use pretty_assertions::assert_eq;
 use std::sync::Arc;

@@ -16,15 +16,15 @@ use agents_md_support::local_fs;
 use agents_md_support::options_with_limit;
 use agents_md_support::request;
 use agents_md_support::write;
-use codex_core::agents_md::AgentsMdError;
-use codex_core::agents_md::AgentsMdFileSystem;
-use codex_core::agents_md::AgentsMdWarning;
-use codex_core::agents_md::GlobalInstructions;
-use codex_core::agents_md::InstructionScope;
-use codex_core::agents_md::ProjectDocOptions;
-use codex_core::agents_md::agents_md_paths;
-use codex_core::agents_md::discover_agents_md;
-use codex_core::agents_md::discover_agents_md_blocking;
+use codex_config::AgentsMdError;
+use codex_config::AgentsMdFileSystem;
+use codex_config::AgentsMdWarning;
+use codex_config::GlobalInstructions;
+use codex_config::InstructionScope;
+use codex_config::ProjectDocOptions;
+use codex_config::agents_md_paths;
+use codex_config::discover_agents_md;
+use codex_config::discover_agents_md_blocking;
 use pretty_assertions::assert_eq;
 
 #[cfg(unix)]
@@ -431,7 +431,7 @@ fn blocking_discovery_matches_async_discovery() {
 #[tokio::test]
 async fn blocking_discovery_inside_a_runtime_is_an_error() {
     let cwd = tempfile::tempdir().unwrap();
-    let req = codex_core::agents_md::AgentsMdRequest::for_cwd(None::<PathBuf>, cwd.path());
+    let req = codex_config::AgentsMdRequest::for_cwd(None::<PathBuf>, cwd.path());
     let error = discover_agents_md_blocking(&req, local_fs()).unwrap_err();
     assert!(matches!(error, AgentsMdError::Runtime(_)), "{error}");
 }

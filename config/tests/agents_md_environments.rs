@@ -9,11 +9,11 @@ use agents_md_support::discover;
 use agents_md_support::options_with_limit;
 use agents_md_support::request;
 use agents_md_support::write;
-use codex_core::agents_md::AGENTS_MD_SEPARATOR;
-use codex_core::agents_md::AgentsMdEnvironment;
-use codex_core::agents_md::AgentsMdWarning;
-use codex_core::agents_md::EnvironmentRole;
-use codex_core::agents_md::InstructionScope;
+use codex_config::AGENTS_MD_SEPARATOR;
+use codex_config::AgentsMdEnvironment;
+use codex_config::AgentsMdWarning;
+use codex_config::EnvironmentRole;
+use codex_config::InstructionScope;
 use pretty_assertions::assert_eq;
 
 const HIERARCHICAL: &str = "hierarchical guidance stand-in";

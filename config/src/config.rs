@@ -6,13 +6,6 @@
 //! Only the user's own config file is read: a project's `.codex/config.toml`
 //! is never consulted, so a repository cannot move its own AGENTS.md root.
 
-mod environment;
-mod error;
-mod features;
-mod overrides;
-mod skills;
-mod toml_layer;
-
 use std::io;
 use std::path::Path;
 use std::path::PathBuf;
@@ -26,32 +19,27 @@ use codex_protocol::ReasoningSummary;
 use codex_protocol::SandboxMode;
 use codex_protocol::Verbosity;
 
-pub use environment::ConfigEnv;
-pub use environment::DEFAULT_SHELL;
-pub use environment::DEFAULT_TIMEZONE;
-pub use error::ConfigError;
-pub use error::ConfigOrigin;
-pub use error::ConfigWarning;
-pub use error::WorkingDirectoryError;
-pub use features::Feature;
-pub use features::Features;
-pub use overrides::CliOverride;
-pub use overrides::ConfigFile;
-pub use overrides::ConfigOverrides;
-pub use skills::SkillToml;
-pub use skills::SkillsConfig;
-pub use skills::SkillsToml;
-pub use toml_layer::ConfigToml;
-pub use toml_layer::KNOWN_KEYS;
-pub use toml_layer::ModelProviderTable;
-pub use toml_layer::ModelProviderToml;
-pub use toml_layer::ProjectRootMarkersToml;
-
 use crate::agents_md::AgentsMdRequest;
 use crate::agents_md::DEFAULT_PROJECT_DOC_MAX_BYTES;
 use crate::agents_md::DEFAULT_PROJECT_ROOT_MARKER;
 use crate::agents_md::ProjectDocOptions;
 use crate::agents_md::lexically_normalized;
+use crate::environment::ConfigEnv;
+use crate::error::ConfigError;
+use crate::error::ConfigOrigin;
+use crate::error::ConfigWarning;
+use crate::error::WorkingDirectoryError;
+use crate::features::Feature;
+use crate::features::Features;
+use crate::overrides;
+use crate::overrides::CliOverride;
+use crate::overrides::ConfigFile;
+use crate::overrides::ConfigOverrides;
+use crate::skills::SkillsConfig;
+use crate::toml_layer;
+use crate::toml_layer::ModelProviderTable;
+use crate::toml_layer::ModelProviderToml;
+use crate::toml_layer::ProjectRootMarkersToml;
 
 /// Name of the configuration file inside CODEX_HOME.
 pub const CONFIG_TOML_FILE: &str = "config.toml";

@@ -17,13 +17,13 @@ use agents_md_support::InjectedFailure;
 use agents_md_support::local_fs;
 use agents_md_support::options_with_limit;
 use agents_md_support::write;
-use codex_core::agents_md::AgentsMdFileSystem;
-use codex_core::agents_md::AgentsMdWarning;
-use codex_core::agents_md::EntryKind;
-use codex_core::agents_md::LocalFileSystem;
-use codex_core::agents_md::MAX_CONCURRENT_ANCESTOR_PROBES;
-use codex_core::agents_md::ProjectDocOptions;
-use codex_core::agents_md::agents_md_paths;
+use codex_config::AgentsMdFileSystem;
+use codex_config::AgentsMdWarning;
+use codex_config::EntryKind;
+use codex_config::LocalFileSystem;
+use codex_config::MAX_CONCURRENT_ANCESTOR_PROBES;
+use codex_config::ProjectDocOptions;
+use codex_config::agents_md_paths;
 use pretty_assertions::assert_eq;
 
 /// Docs found and candidates skipped (not inspectable, or not a regular file).

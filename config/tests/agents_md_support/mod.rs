@@ -6,13 +6,13 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use codex_core::agents_md::AgentsMdDiscovery;
-use codex_core::agents_md::AgentsMdFileSystem;
-use codex_core::agents_md::AgentsMdRequest;
-use codex_core::agents_md::EntryKind;
-use codex_core::agents_md::LocalFileSystem;
-use codex_core::agents_md::ProjectDocOptions;
-use codex_core::agents_md::discover_agents_md;
+use codex_config::AgentsMdDiscovery;
+use codex_config::AgentsMdFileSystem;
+use codex_config::AgentsMdRequest;
+use codex_config::EntryKind;
+use codex_config::LocalFileSystem;
+use codex_config::ProjectDocOptions;
+use codex_config::discover_agents_md;
 
 /// Writes `contents` to `path`, creating parent directories.
 pub fn write(path: &Path, contents: impl AsRef<[u8]>) {

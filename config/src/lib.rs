@@ -1,0 +1,78 @@
+//! What a session is configured with, read only from the file system and the process
+//! environment: `$CODEX_HOME/config.toml`, `-c key=value` overrides and dedicated flags resolved
+//! into one [`Config`], and the AGENTS.md files that apply to its working directory
+//! ([`discover_agents_md`]).
+
+mod agents_md;
+mod config;
+mod environment;
+mod error;
+mod features;
+mod overrides;
+mod skills;
+mod toml_layer;
+
+// The resolved configuration and the provider it names.
+pub use config::CONFIG_TOML_FILE;
+pub use config::Config;
+pub use config::DEFAULT_CODEX_HOME_DIR;
+pub use config::DEFAULT_MODEL_PROVIDER_ID;
+pub use config::MAX_PROVIDER_RETRIES;
+pub use config::ModelProvider;
+pub use config::ProviderNetwork;
+pub use config::check_working_directory;
+
+// The layers a `Config` is loaded from: the process environment, `config.toml`'s keys, `-c`
+// overrides and flags.
+pub use environment::ConfigEnv;
+pub use environment::DEFAULT_SHELL;
+pub use environment::DEFAULT_TIMEZONE;
+pub use overrides::CliOverride;
+pub use overrides::ConfigFile;
+pub use overrides::ConfigOverrides;
+pub use toml_layer::ConfigToml;
+pub use toml_layer::KNOWN_KEYS;
+pub use toml_layer::ModelProviderTable;
+pub use toml_layer::ModelProviderToml;
+pub use toml_layer::ProjectRootMarkersToml;
+
+// Why loading failed, where a value came from, and what was ignored with a warning.
+pub use error::ConfigError;
+pub use error::ConfigOrigin;
+pub use error::ConfigWarning;
+pub use error::WorkingDirectoryError;
+
+// Feature flags (`[features]`).
+pub use features::Feature;
+pub use features::Features;
+
+// The skills extension's settings (`[skills]`).
+pub use skills::SkillToml;
+pub use skills::SkillsConfig;
+pub use skills::SkillsToml;
+
+// AGENTS.md discovery: what to look for, the file system it looks in, and what it found.
+pub use agents_md::AGENTS_MD_SEPARATOR;
+pub use agents_md::AgentsMdDiscovery;
+pub use agents_md::AgentsMdEnvironment;
+pub use agents_md::AgentsMdError;
+pub use agents_md::AgentsMdFileSystem;
+pub use agents_md::AgentsMdRequest;
+pub use agents_md::AgentsMdWarning;
+pub use agents_md::DEFAULT_AGENTS_MD_FILENAME;
+pub use agents_md::DEFAULT_PROJECT_DOC_MAX_BYTES;
+pub use agents_md::DEFAULT_PROJECT_ROOT_MARKER;
+pub use agents_md::EntryKind;
+pub use agents_md::EnvironmentRole;
+pub use agents_md::GlobalInstructions;
+pub use agents_md::InstructionScope;
+pub use agents_md::LOCAL_AGENTS_MD_FILENAME;
+pub use agents_md::LocalFileSystem;
+pub use agents_md::MAX_CONCURRENT_ANCESTOR_PROBES;
+pub use agents_md::ProjectDoc;
+pub use agents_md::ProjectDocOptions;
+pub use agents_md::agents_md_paths;
+pub use agents_md::discover_agents_md;
+pub use agents_md::discover_agents_md_blocking;
+pub use agents_md::load_global_instructions;
+pub use agents_md::read_project_docs;
