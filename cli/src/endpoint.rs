@@ -2,18 +2,18 @@
 //! that talk to one (`send`, `models --refresh`, `session run --live`).
 
 use anyhow::Context;
+use codex_client::ApiKey;
+use codex_client::ClientConfig;
+use codex_client::OPENAI_API_KEY_ENV;
+use codex_client::OPENAI_BASE_URL_ENV;
+use codex_client::RequestBody;
+use codex_client::RequestHeaders;
+use codex_client::ResolvedBaseUrl;
+use codex_client::ResponsesClient;
+use codex_client::ResponsesLite;
+use codex_client::StreamProgress;
+use codex_client::resolve_base_url;
 use codex_config::ModelProvider;
-use codex_core::client::ApiKey;
-use codex_core::client::ClientConfig;
-use codex_core::client::OPENAI_API_KEY_ENV;
-use codex_core::client::OPENAI_BASE_URL_ENV;
-use codex_core::client::RequestBody;
-use codex_core::client::RequestHeaders;
-use codex_core::client::ResolvedBaseUrl;
-use codex_core::client::ResponsesClient;
-use codex_core::client::ResponsesLite;
-use codex_core::client::StreamProgress;
-use codex_core::client::resolve_base_url;
 use codex_core::request::ResponsesRequest;
 use codex_core::script::AssistantReply;
 use codex_core::script::ModelResponse;

@@ -1,3 +1,8 @@
+use codex_config::AgentsMdDiscovery;
+use codex_config::AgentsMdWarning;
+use codex_config::EnvironmentRole;
+use codex_config::GlobalInstructions;
+use codex_config::ProjectDoc;
 use codex_prompts::TemplateSet;
 use codex_protocol::openai_models::ModelInfo;
 use pretty_assertions::assert_eq;
@@ -6,11 +11,6 @@ use super::*;
 use crate::first_turn::FirstTurnOptions;
 use crate::first_turn::build_first_turn_request;
 use crate::ids::IdGenerator;
-use codex_config::AgentsMdDiscovery;
-use codex_config::AgentsMdWarning;
-use codex_config::EnvironmentRole;
-use codex_config::GlobalInstructions;
-use codex_config::ProjectDoc;
 
 /// Index, role and `(kind, source, bytes)` per entry of one explained item.
 type ItemSummary = (usize, Option<String>, Vec<(String, String, usize)>);

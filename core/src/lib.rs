@@ -1,10 +1,9 @@
 //! Core of the context engine: the World State and the fragment catalogue, first-turn and
-//! steady-state assembly, the Responses request and client, rollouts, scripted sessions, and the
+//! steady-state assembly, the Responses request, rollouts, scripted sessions, and the
 //! `inspect` / `compare` views over them. Configuration and AGENTS.md discovery live in
-//! `codex-config`.
+//! `codex-config`, the HTTP client in `codex-client`.
 
 pub mod base_instructions;
-pub mod client;
 pub mod compare;
 pub mod context;
 pub mod context_manager;

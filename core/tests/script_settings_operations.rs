@@ -7,7 +7,6 @@
 
 mod script_support;
 
-use codex_core::client::TokenUsage;
 use codex_core::request::ResponsesRequest;
 use codex_core::script::ContextMode;
 use codex_core::script::ModelResponse;
@@ -24,6 +23,7 @@ use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
 use codex_protocol::RolloutItem;
 use codex_protocol::RolloutLine;
+use codex_protocol::rollout::TokenUsage;
 use pretty_assertions::assert_eq;
 use script_support::*;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! provider's `/models` endpoint, with the time, ETag and client version it was fetched for.
 //!
 //! This module only reads and writes the file and judges its freshness; fetching lives with the
-//! HTTP client in `codex-core`, so this crate stays free of network code.
+//! HTTP client in `codex-client`, so this crate stays free of network code.
 
 use std::io;
 use std::path::Path;

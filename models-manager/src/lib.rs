@@ -10,7 +10,7 @@
 //! [`personality_message`]; [`with_config_overrides`] applies user configuration to an entry.
 //! [`ModelsCache`] reads and writes `$CODEX_HOME/models_cache.json` and judges its freshness, and
 //! [`merge_remote_models`] folds a fetched list into the bundled one; the fetching itself lives in
-//! `codex-core`'s HTTP client, so this crate does no network IO.
+//! `codex-client`, so this crate does no network IO.
 
 mod cache;
 mod catalog;

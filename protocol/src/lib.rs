@@ -61,6 +61,8 @@ pub use rollout::CompactedItem;
 pub use rollout::RolloutItem;
 pub use rollout::RolloutLine;
 pub use rollout::SessionMeta;
+pub use rollout::TokenUsage;
+pub use rollout::TokenUsageInfo;
 pub use rollout::TurnContextItem;
 pub use rollout::WorldStateItem;
 pub use wire_enum::ParseEnumError;

@@ -2,6 +2,7 @@
 
 mod compacted;
 mod session_meta;
+mod token_count;
 mod turn_context;
 
 use serde::Deserialize;
@@ -13,6 +14,11 @@ pub use compacted::CompactedItem;
 pub use compacted::CompactionWindowId;
 pub use compacted::WorldStateItem;
 pub use session_meta::SessionMeta;
+pub use token_count::TOKEN_COUNT_EVENT_TYPE;
+pub use token_count::TokenUsage;
+pub use token_count::TokenUsageInfo;
+pub use token_count::token_count_event;
+pub use token_count::token_count_rollout_item;
 pub use turn_context::TurnContextItem;
 
 use crate::models::ResponseItem;

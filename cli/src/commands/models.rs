@@ -4,15 +4,15 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use codex_client::CatalogSource;
+use codex_client::ModelsRefreshOptions;
+use codex_client::RefreshStrategy;
+use codex_client::RefreshWarning;
+use codex_client::SystemClock;
+use codex_client::refresh_models;
 use codex_config::Config;
 use codex_config::ConfigEnv;
 use codex_config::ConfigOverrides;
-use codex_core::client::CatalogSource;
-use codex_core::client::ModelsRefreshOptions;
-use codex_core::client::RefreshStrategy;
-use codex_core::client::RefreshWarning;
-use codex_core::client::SystemClock;
-use codex_core::client::refresh_models;
 use codex_models_manager::ModelCatalog;
 use codex_models_manager::ModelInfo;
 use codex_prompts::TemplateSet;

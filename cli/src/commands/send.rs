@@ -14,15 +14,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context;
-use codex_core::client::CompletedResponse;
-use codex_core::client::DEFAULT_ORIGINATOR;
-use codex_core::client::RequestBody;
-use codex_core::client::RequestHeaders;
-use codex_core::client::ResponseEvent;
-use codex_core::client::ResponsesClient;
-use codex_core::client::ResponsesLite;
-use codex_core::client::StreamProgress;
-use codex_core::client::TokenUsageInfo;
+use codex_client::CompletedResponse;
+use codex_client::DEFAULT_ORIGINATOR;
+use codex_client::RequestBody;
+use codex_client::RequestHeaders;
+use codex_client::ResponseEvent;
+use codex_client::ResponsesClient;
+use codex_client::ResponsesLite;
+use codex_client::StreamProgress;
 use codex_core::first_turn::build_turn_request;
 use codex_core::ids::IdGenerator;
 use codex_core::request::ContentItemKindsPolicy;
@@ -35,6 +34,7 @@ use codex_core::turn_context::TurnContext;
 use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
 use codex_protocol::SessionMeta;
+use codex_protocol::rollout::TokenUsageInfo;
 use tracing::warn;
 
 use super::request::PreparedTurn;
@@ -340,7 +340,7 @@ impl<W: Write> AnswerPrinter<W> {
 mod tests {
     use std::time::Duration;
 
-    use codex_core::client::ClientError;
+    use codex_client::ClientError;
     use pretty_assertions::assert_eq;
 
     use super::*;

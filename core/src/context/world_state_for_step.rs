@@ -2,6 +2,7 @@
 //! turn context in upstream's registry order (world_state §4), each present only when its
 //! feature or switch asks for it.
 
+use codex_config::Feature;
 use codex_models_manager::personality_message;
 use codex_prompts::CatalogApprovalMessages;
 use codex_prompts::CatalogPermissionMessages;
@@ -58,7 +59,6 @@ use crate::context::world_state::sections::skills::skills_section_contribution;
 use crate::context::world_state::sections::tools::ToolsSection;
 use crate::context::world_state::sections::tools::ToolsSectionInputs;
 use crate::turn_context::TurnContext;
-use codex_config::Feature;
 
 /// Read-only subdirectories of a writable workspace root: version control and agent
 /// configuration stay protected even when the workspace is writable.

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use codex_config::Features;
 use codex_models_manager::MetadataSource;
 use codex_models_manager::ModelCatalog;
 use codex_models_manager::ModelInfo;
@@ -25,7 +26,6 @@ use crate::request::prepare_outgoing_items;
 use crate::tools::BuiltinToolsConfig;
 use crate::tools::ToolSpec;
 use crate::tools::builtin_tools;
-use codex_config::Features;
 
 /// Model name used when no `turn_context` precedes a request.
 pub(super) const UNKNOWN_MODEL: &str = "unknown";

@@ -10,11 +10,17 @@ mod turn_flow;
 
 use std::sync::Arc;
 
+use codex_config::Config;
+use codex_config::ConfigEnv;
+use codex_config::LocalFileSystem;
+use codex_config::discover_agents_md_blocking;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 use codex_protocol::BaseInstructions;
 use codex_protocol::RolloutItem;
 use codex_protocol::rollout::RolloutLine;
+use codex_protocol::rollout::TOKEN_COUNT_EVENT_TYPE;
+use codex_protocol::rollout::TokenUsageInfo;
 
 use super::CodexHome;
 use super::ScriptError;
@@ -29,8 +35,6 @@ use super::thread::last_turn_context;
 use super::thread::report_unread_line_types;
 use super::thread::seed_stream;
 use super::thread::session_meta;
-use crate::client::TOKEN_COUNT_EVENT_TYPE;
-use crate::client::TokenUsageInfo;
 use crate::context::world_state::WorldStateSnapshot;
 use crate::first_turn::build_turn_request;
 use crate::ids::IdGenerator;
@@ -49,10 +53,6 @@ use crate::session::SessionInit;
 use crate::turn_context::PreviousTurnSettings;
 use crate::turn_context::TurnContext;
 use crate::turn_context::TurnContextSources;
-use codex_config::Config;
-use codex_config::ConfigEnv;
-use codex_config::LocalFileSystem;
-use codex_config::discover_agents_md_blocking;
 use turn_flow::EventState;
 
 /// What every scripted session runs against besides its settings.

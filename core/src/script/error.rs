@@ -4,14 +4,15 @@
 use std::io;
 use std::path::PathBuf;
 
-use crate::client::ClientError;
+use codex_client::ClientError;
+use codex_config::AgentsMdError;
+use codex_config::ConfigError;
+
 use crate::first_turn::FirstTurnError;
 use crate::rollout::RolloutError;
 use crate::session::SessionError;
 use crate::tools::ToolSpecError;
 use crate::turn_context::TurnContextError;
-use codex_config::AgentsMdError;
-use codex_config::ConfigError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ScriptError {

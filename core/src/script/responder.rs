@@ -2,11 +2,11 @@
 
 use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
+use codex_protocol::rollout::TokenUsage;
 
 use super::AssistantReply;
 use super::ScriptError;
 use super::TurnScript;
-use crate::client::TokenUsage;
 use crate::request::ResponsesRequest;
 
 /// The model's answer to one request.

@@ -6,11 +6,6 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use codex_protocol::TurnContextItem;
-use serde_json::Map;
-use serde_json::Value;
-
-use super::ScriptError;
 use codex_config::CliOverride;
 use codex_config::Config;
 use codex_config::ConfigEnv;
@@ -21,6 +16,11 @@ use codex_config::Feature;
 use codex_config::KNOWN_KEYS;
 use codex_config::SkillsToml;
 use codex_config::check_working_directory;
+use codex_protocol::TurnContextItem;
+use serde_json::Map;
+use serde_json::Value;
+
+use super::ScriptError;
 
 /// Keys whose values are paths; relative ones resolve against the layer's folder.
 const PATH_KEYS: [&str; 3] = ["cwd", "model_catalog", "model_instructions_file"];

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use codex_config::Config;
 use codex_protocol::BaseInstructions;
 use codex_protocol::SessionMeta;
 use codex_protocol::TurnContextItem;
@@ -18,7 +19,6 @@ use crate::rollout::LoadedLine;
 use crate::rollout::LoadedRollout;
 use crate::rollout::ReconstructedSession;
 use crate::rollout::fork;
-use codex_config::Config;
 
 /// Line types besides the typed ones that rollouts carry and resuming reads or may skip.
 const KNOWN_UNTYPED_LINE_TYPES: [&str; 2] = [EVENT_MSG_LINE_TYPE, "token_usage_record"];

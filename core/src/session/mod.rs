@@ -37,6 +37,8 @@ use codex_protocol::RolloutLine;
 use codex_protocol::SessionMeta;
 use codex_protocol::TurnContextItem;
 use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
+use codex_protocol::rollout::TokenUsageInfo;
+use codex_protocol::rollout::token_count_rollout_item;
 
 pub use context_updates::TurnContextContributor;
 pub use error::SessionError;
@@ -45,8 +47,6 @@ pub use sink::RolloutSink;
 pub use sink::RolloutSinkError;
 pub use turn_context_item::turn_context_item;
 
-use crate::client::TokenUsageInfo;
-use crate::client::token_count_rollout_item;
 use crate::context::fragment_registry::user_text_message;
 use crate::context::world_state::WorldStateSnapshot;
 use crate::context_manager::ContextManager;

@@ -1,5 +1,7 @@
 //! The built-in tool list, chosen from the model's catalog flags.
 
+use codex_config::Feature;
+use codex_config::Features;
 use codex_protocol::WebSearchMode;
 use codex_protocol::openai_models::ApplyPatchToolType;
 use codex_protocol::openai_models::ConfigShellToolType;
@@ -14,8 +16,6 @@ use super::spec::FunctionTool;
 use super::spec::ToolSpec;
 use super::spec::ToolSpecError;
 use super::spec::WebSearchTool;
-use codex_config::Feature;
-use codex_config::Features;
 
 /// One template file under `prompts/templates/tools/`: its path (for error messages) and text.
 struct ToolTemplate {

@@ -1,5 +1,8 @@
 //! Building a [`TurnContext`] from loaded configuration.
 
+use codex_config::AgentsMdDiscovery;
+use codex_config::Config;
+use codex_config::Feature;
 use codex_models_manager::ModelCatalog;
 use codex_models_manager::ModelsConfigOverrides;
 use codex_models_manager::PersonalityFeature;
@@ -24,9 +27,6 @@ use super::TurnEnvironment;
 use crate::base_instructions::BaseInstructionsSource;
 use crate::context::world_state::sections::environments::EnvironmentStatus;
 use crate::ids::IdGenerator;
-use codex_config::AgentsMdDiscovery;
-use codex_config::Config;
-use codex_config::Feature;
 
 /// What a turn context is built from besides the configuration.
 #[derive(Debug, Clone, Copy)]

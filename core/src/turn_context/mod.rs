@@ -10,6 +10,8 @@ mod from_config;
 
 use std::path::PathBuf;
 
+use codex_config::AgentsMdDiscovery;
+use codex_config::Features;
 use codex_protocol::ApprovalsReviewer;
 use codex_protocol::AskForApproval;
 use codex_protocol::CollaborationMode;
@@ -41,8 +43,6 @@ use crate::tools::BuiltinToolsConfig;
 use crate::tools::ToolSpec;
 use crate::tools::ToolSpecError;
 use crate::tools::builtin_tools;
-use codex_config::AgentsMdDiscovery;
-use codex_config::Features;
 
 /// Who the session works for. Guardian reviewers get their developer instructions as a
 /// separate policy message and no managed instructions.

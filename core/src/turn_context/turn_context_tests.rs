@@ -1,5 +1,8 @@
 use std::path::PathBuf;
 
+use codex_config::Config;
+use codex_config::ConfigEnv;
+use codex_config::ConfigOverrides;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
@@ -16,9 +19,6 @@ use pretty_assertions::assert_eq;
 use super::*;
 use crate::base_instructions::BaseInstructionsSource;
 use crate::ids::IdGenerator;
-use codex_config::Config;
-use codex_config::ConfigEnv;
-use codex_config::ConfigOverrides;
 
 fn env(codex_home: PathBuf) -> ConfigEnv {
     ConfigEnv {

@@ -15,6 +15,7 @@
 //! Every item is stamped with the turn id, because new windows and compaction install these
 //! items directly into history.
 
+use codex_config::Feature;
 use codex_prompts::TemplateSet;
 use codex_protocol::ContentItem;
 use codex_protocol::ContentItemKind;
@@ -39,7 +40,6 @@ use crate::context::world_state::sections::model::MODEL_SWITCH;
 use crate::context::world_state::sections::multi_agent_mode::MULTI_AGENT_MODE;
 use crate::context::world_state::sections::multi_agent_usage_hint::MULTI_AGENT_ROLE;
 use crate::turn_context::TurnContext;
-use codex_config::Feature;
 
 /// Where one content entry of the assembled context came from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

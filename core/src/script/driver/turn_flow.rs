@@ -16,18 +16,19 @@
 
 use std::collections::BTreeSet;
 
+use codex_config::Config;
 use codex_context_fragments::ContextualUserFragment;
 use codex_protocol::ContentItem;
 use codex_protocol::ContentItemKind;
 use codex_protocol::FunctionCallOutputPayload;
 use codex_protocol::ResponseItem;
+use codex_protocol::rollout::TokenUsage;
+use codex_protocol::rollout::TokenUsageInfo;
 use jiff::Timestamp;
 
 use super::RequestSink;
 use super::ScriptRequest;
 use super::ScriptedSession;
-use crate::client::TokenUsage;
-use crate::client::TokenUsageInfo;
 use crate::context::fragments::additional_context_developer::AdditionalContextDeveloper;
 use crate::context::fragments::additional_context_user::ADDITIONAL_CONTENT_KIND_PREFIX;
 use crate::context::fragments::additional_context_user::AdditionalContextKey;
@@ -54,7 +55,6 @@ use crate::script::thread::seed_stream;
 use crate::session::TurnAbortReason;
 use crate::turn_context::PreviousTurnSettings;
 use crate::turn_context::TurnContext;
-use codex_config::Config;
 
 /// World-state sections whose snapshots hold approved command prefixes.
 const PERMISSIONS_SECTION: &str = "permissions";

@@ -28,7 +28,7 @@ use super::retry::retry_after_from_headers;
 use super::retry::retry_delay;
 use super::retry::try_again_in;
 use super::stream::ResponseStream;
-use super::usage::TokenUsage;
+use codex_protocol::rollout::TokenUsage;
 
 /// Server text kept in an error is cut to this many bytes.
 const MAX_ERROR_MESSAGE_BYTES: usize = 4096;

@@ -11,10 +11,10 @@ use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use codex_core::client::ApiKey;
-use codex_core::client::ClientConfig;
-use codex_core::client::Clock;
-use codex_core::client::Sleeper;
+use codex_client::ApiKey;
+use codex_client::ClientConfig;
+use codex_client::Clock;
+use codex_client::Sleeper;
 use jiff::Timestamp;
 
 /// The key every test uses; no output may contain it except the Authorization header.

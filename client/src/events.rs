@@ -8,8 +8,8 @@ use super::config::ApiKey;
 use super::error::ClientError;
 use super::error::FailureCode;
 use super::retry::try_again_in;
-use super::usage::TokenUsage;
 use super::usage::WireUsage;
+use codex_protocol::rollout::TokenUsage;
 
 /// One event of a response stream.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,8 +1,8 @@
-//! Token usage reported by `response.completed`, and the `token_count` event line a session
-//! appends to its rollout after each response.
+//! Token usage of the responses of a thread, and the `token_count` event line a session appends
+//! to its rollout after each response.
 
-use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
-use codex_protocol::rollout::RolloutItem;
+use super::EVENT_MSG_LINE_TYPE;
+use super::RolloutItem;
 use serde::Deserialize;
 use serde::Serialize;
 
@@ -74,7 +74,7 @@ impl TokenUsageInfo {
 
 /// The payload of a `token_count` `event_msg` line:
 /// `{"type":"token_count","info":{…}|null,"rate_limits":{…}}`. Rate limits come from ChatGPT
-/// backend headers, which this client does not read; `rate_limits` is what upstream records for
+/// backend headers, which `codex-client` does not read; `rate_limits` is what upstream records for
 /// a response without them: the `codex` limit with every window and detail `null`.
 pub fn token_count_event(info: Option<&TokenUsageInfo>) -> serde_json::Value {
     let mut payload = serde_json::Map::new();
@@ -110,51 +110,5 @@ pub fn token_count_rollout_item(info: Option<&TokenUsageInfo>) -> RolloutItem {
     RolloutItem::Other {
         line_type: EVENT_MSG_LINE_TYPE.to_string(),
         payload: token_count_event(info),
-    }
-}
-
-/// `response.usage` as the Responses API reports it.
-#[derive(Debug, Deserialize)]
-pub(crate) struct WireUsage {
-    #[serde(default)]
-    input_tokens: i64,
-    #[serde(default)]
-    input_tokens_details: Option<WireInputDetails>,
-    #[serde(default)]
-    output_tokens: i64,
-    #[serde(default)]
-    output_tokens_details: Option<WireOutputDetails>,
-    #[serde(default)]
-    total_tokens: i64,
-}
-
-#[derive(Debug, Deserialize)]
-struct WireInputDetails {
-    #[serde(default)]
-    cached_tokens: Option<i64>,
-    #[serde(default)]
-    cache_write_tokens: Option<i64>,
-}
-
-#[derive(Debug, Deserialize)]
-struct WireOutputDetails {
-    #[serde(default)]
-    reasoning_tokens: Option<i64>,
-}
-
-impl From<WireUsage> for TokenUsage {
-    fn from(wire: WireUsage) -> Self {
-        let input = wire.input_tokens_details.as_ref();
-        TokenUsage {
-            input_tokens: wire.input_tokens,
-            cached_input_tokens: input.and_then(|d| d.cached_tokens).unwrap_or(0),
-            cache_write_input_tokens: input.and_then(|d| d.cache_write_tokens).unwrap_or(0),
-            output_tokens: wire.output_tokens,
-            reasoning_output_tokens: wire
-                .output_tokens_details
-                .and_then(|d| d.reasoning_tokens)
-                .unwrap_or(0),
-            total_tokens: wire.total_tokens,
-        }
     }
 }

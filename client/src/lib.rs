@@ -4,7 +4,8 @@
 //! - [`ResponsesClient::stream`] opens a stream ([`ResponseStream`], pulled event by event);
 //!   [`ResponsesClient::send`] reads it to the end, reporting events as they arrive, and returns
 //!   a [`CompletedResponse`] whose items go into history and the rollout, and whose usage becomes
-//!   a `token_count` line ([`TokenUsageInfo::after_response`], [`token_count_rollout_item`]).
+//!   a `token_count` line (`TokenUsageInfo::after_response` and `token_count_rollout_item` in
+//!   `codex_protocol::rollout`).
 //! - Failures before the stream starts (429, 5xx, transport) are retried `request_max_retries`
 //!   times; `send` also resends a stream that broke off or failed retryably, `stream_max_retries`
 //!   times. Waits double from `retry_base_delay` with jitter, unless the server named one
@@ -79,8 +80,3 @@ pub use retry::TokioSleeper;
 pub use stream::MODELS_ETAG_HEADER;
 pub use stream::ResponseStream;
 pub use stream::SERVER_MODEL_HEADER;
-pub use usage::TOKEN_COUNT_EVENT_TYPE;
-pub use usage::TokenUsage;
-pub use usage::TokenUsageInfo;
-pub use usage::token_count_event;
-pub use usage::token_count_rollout_item;
