@@ -1,6 +1,6 @@
 //! Core of the context engine: configuration, AGENTS.md discovery, the World State and the
 //! fragment catalogue, first-turn and steady-state assembly, the Responses request and client,
-//! rollouts, scripted sessions, and the `inspect` / `compare` views over them.
+//! rollouts, and the `inspect` / `compare` views over them.
 
 pub mod agents_md;
 pub mod base_instructions;
@@ -16,7 +16,6 @@ pub mod inspect;
 pub mod layout;
 pub mod request;
 pub mod rollout;
-pub mod script;
 pub mod session;
 pub mod tools;
 pub mod turn_context;

@@ -38,7 +38,8 @@ impl SkillsToml {
         }
     }
 
-    pub(crate) fn resolve_paths(&mut self, base: &Path) {
+    /// Joins every relative host-skill path onto `base`.
+    pub fn resolve_paths(&mut self, base: &Path) {
         for skill in self.host.iter_mut().flatten() {
             if skill.path.is_relative() {
                 skill.path = base.join(&skill.path);

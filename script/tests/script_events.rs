@@ -5,16 +5,16 @@
 
 mod script_support;
 
-use codex_core::script::ContextMode;
-use codex_core::script::Script;
-use codex_core::script::ScriptSink;
-use codex_core::script::ScriptStart;
-use codex_core::script::ScriptedReplies;
-use codex_core::script::render_requests_layout;
-use codex_core::script::run_script;
 use codex_protocol::ResponseItem;
 use codex_protocol::RolloutItem;
 use codex_protocol::RolloutLine;
+use codex_script::ContextMode;
+use codex_script::Script;
+use codex_script::ScriptSink;
+use codex_script::ScriptStart;
+use codex_script::ScriptedReplies;
+use codex_script::render_requests_layout;
+use codex_script::run_script;
 use pretty_assertions::assert_eq;
 use script_support::*;
 

@@ -14,7 +14,7 @@ mod upstream_parity_support;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-use codex_core::script::Script;
+use codex_script::Script;
 use pretty_assertions::assert_eq;
 use upstream_parity_support::Corpus;
 use upstream_parity_support::Outcome;

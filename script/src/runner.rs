@@ -1,5 +1,6 @@
 //! Running a whole script, or the rest of one from a rollout.
 
+use codex_core::rollout::LoadedRollout;
 use codex_protocol::RolloutLine;
 
 use super::ContextMode;
@@ -14,7 +15,6 @@ use super::SessionEnvironment;
 use super::SettingsLayer;
 use super::TurnResponder;
 use super::load_config;
-use crate::rollout::LoadedRollout;
 
 /// What a script run produced.
 #[derive(Debug, Clone, PartialEq)]

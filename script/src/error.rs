@@ -4,14 +4,14 @@
 use std::io;
 use std::path::PathBuf;
 
-use crate::agents_md::AgentsMdError;
-use crate::client::ClientError;
-use crate::config::ConfigError;
-use crate::first_turn::FirstTurnError;
-use crate::rollout::RolloutError;
-use crate::session::SessionError;
-use crate::tools::ToolSpecError;
-use crate::turn_context::TurnContextError;
+use codex_core::agents_md::AgentsMdError;
+use codex_core::client::ClientError;
+use codex_core::config::ConfigError;
+use codex_core::first_turn::FirstTurnError;
+use codex_core::rollout::RolloutError;
+use codex_core::session::SessionError;
+use codex_core::tools::ToolSpecError;
+use codex_core::turn_context::TurnContextError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ScriptError {

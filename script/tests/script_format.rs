@@ -3,12 +3,19 @@
 
 mod script_support;
 
-use codex_core::script::AssistantReply;
-use codex_core::script::Script;
-use codex_core::script::SessionContinuity;
-use codex_core::script::SettingsLayer;
+use std::path::Path;
+
+use codex_core::config::ConfigEnv;
+use codex_core::config::SkillToml;
+use codex_script::AssistantReply;
+use codex_script::CodexHome;
+use codex_script::Script;
+use codex_script::SessionContinuity;
+use codex_script::SettingsLayer;
+use codex_script::load_config as load_script_config;
 use pretty_assertions::assert_eq;
 use script_support::examples_dir;
+use serde_json::json;
 
 fn error(text: &str) -> String {
     Script::parse(text, "script.json", &examples_dir())
@@ -279,5 +286,48 @@ fn set_assignments_are_checked_like_script_keys() {
         rejected("approval_policy=untrusted"),
         "--set approval_policy=untrusted: approval policy `untrusted` is no longer supported \
          (expected one of: on-request, never)"
+    );
+}
+
+#[test]
+fn script_skill_paths_resolve_against_the_script_folder() {
+    let folder = tempfile::tempdir().unwrap();
+    let object = json!({"skills": {"host": [
+        {"name": "pdf", "description": "PDF forms.", "path": "skills/pdf/SKILL.md"}
+    ]}});
+    let layer = SettingsLayer::from_json(
+        "script.json: session",
+        object.as_object().unwrap(),
+        folder.path(),
+    )
+    .unwrap();
+    let env = ConfigEnv {
+        codex_home: None,
+        home_dir: None,
+        current_dir: Some(folder.path().to_path_buf()),
+        shell: Some("bash".to_string()),
+        tz: None,
+        system_timezone: Some("UTC".to_string()),
+        now: "2026-11-30T07:00:00Z".parse().unwrap(),
+    };
+    let config = load_script_config(&[&layer], &CodexHome::Isolated, &env, "script.json").unwrap();
+    assert_eq!(
+        config.skills.map(|skills| skills.host),
+        Some(vec![SkillToml {
+            name: "pdf".to_string(),
+            description: "PDF forms.".to_string(),
+            path: folder.path().join("skills/pdf/SKILL.md"),
+        }])
+    );
+    let unknown = json!({"skills": {"hosts": []}});
+    let error = SettingsLayer::from_json(
+        "script.json: session",
+        unknown.as_object().unwrap(),
+        Path::new("/"),
+    )
+    .unwrap_err();
+    assert!(
+        error.to_string().contains("script.json: session.skills"),
+        "{error}"
     );
 }

@@ -1,13 +1,13 @@
 //! Where a turn's model output comes from.
 
+use codex_core::client::TokenUsage;
+use codex_core::request::ResponsesRequest;
 use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
 
 use super::AssistantReply;
 use super::ScriptError;
 use super::TurnScript;
-use crate::client::TokenUsage;
-use crate::request::ResponsesRequest;
 
 /// The model's answer to one request.
 #[derive(Debug, Clone, PartialEq, Default)]

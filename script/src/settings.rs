@@ -6,21 +6,21 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::str::FromStr;
 
+use codex_core::config::CliOverride;
+use codex_core::config::Config;
+use codex_core::config::ConfigEnv;
+use codex_core::config::ConfigFile;
+use codex_core::config::ConfigOverrides;
+use codex_core::config::ConfigToml;
+use codex_core::config::Feature;
+use codex_core::config::KNOWN_KEYS;
+use codex_core::config::SkillsToml;
+use codex_core::config::check_working_directory;
 use codex_protocol::TurnContextItem;
 use serde_json::Map;
 use serde_json::Value;
 
 use super::ScriptError;
-use crate::config::CliOverride;
-use crate::config::Config;
-use crate::config::ConfigEnv;
-use crate::config::ConfigFile;
-use crate::config::ConfigOverrides;
-use crate::config::ConfigToml;
-use crate::config::Feature;
-use crate::config::KNOWN_KEYS;
-use crate::config::SkillsToml;
-use crate::config::check_working_directory;
 
 /// Keys whose values are paths; relative ones resolve against the layer's folder.
 const PATH_KEYS: [&str; 3] = ["cwd", "model_catalog", "model_instructions_file"];

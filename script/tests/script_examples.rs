@@ -7,14 +7,14 @@ mod script_support;
 
 use codex_core::context::world_state::WorldStateSnapshot;
 use codex_core::rollout::reconstruct;
-use codex_core::script::ContextMode;
-use codex_core::script::ScriptSink;
-use codex_core::script::ScriptStart;
-use codex_core::script::ScriptedReplies;
-use codex_core::script::SessionContinuity;
-use codex_core::script::render_requests_layout;
-use codex_core::script::run_script;
 use codex_protocol::RolloutItem;
+use codex_script::ContextMode;
+use codex_script::ScriptSink;
+use codex_script::ScriptStart;
+use codex_script::ScriptedReplies;
+use codex_script::SessionContinuity;
+use codex_script::render_requests_layout;
+use codex_script::run_script;
 use pretty_assertions::assert_eq;
 use script_support::*;
 use serde_json::Value;
@@ -137,8 +137,8 @@ fn unchanged_turns_add_only_the_conversation() {
                 })
                 .collect();
             let previous_reply = match &script.turns[index - 1].assistant {
-                codex_core::script::AssistantReply::Scripted(text) => text.clone(),
-                codex_core::script::AssistantReply::Absent => unreachable!("examples reply"),
+                codex_script::AssistantReply::Scripted(text) => text.clone(),
+                codex_script::AssistantReply::Absent => unreachable!("examples reply"),
             };
             assert_eq!(
                 added,

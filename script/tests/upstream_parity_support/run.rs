@@ -14,17 +14,17 @@ use codex_core::config::ConfigEnv;
 use codex_core::rollout::LoadedRollout;
 use codex_core::rollout::parse_rollout;
 use codex_core::rollout::read_rollout;
-use codex_core::script::CodexHome;
-use codex_core::script::ContextMode;
-use codex_core::script::Script;
-use codex_core::script::ScriptSink;
-use codex_core::script::ScriptStart;
-use codex_core::script::ScriptedReplies;
-use codex_core::script::SessionEnvironment;
-use codex_core::script::run_script;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 use codex_protocol::RolloutLine;
+use codex_script::CodexHome;
+use codex_script::ContextMode;
+use codex_script::Script;
+use codex_script::ScriptSink;
+use codex_script::ScriptStart;
+use codex_script::ScriptedReplies;
+use codex_script::SessionEnvironment;
+use codex_script::run_script;
 
 use super::Corpus;
 

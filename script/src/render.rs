@@ -3,11 +3,12 @@
 use std::io;
 use std::io::Write;
 
+use codex_core::layout::LayoutOptions;
+use codex_core::layout::render_request_layout;
+
 use super::RequestSink;
 use super::ScriptError;
 use super::ScriptRequest;
-use crate::layout::LayoutOptions;
-use crate::layout::render_request_layout;
 
 /// Placeholder layouts show for the request's base instructions.
 const BASE_INSTRUCTIONS_PLACEHOLDER: &str = "<BASE_INSTRUCTIONS>";

@@ -3,6 +3,13 @@
 
 use std::path::PathBuf;
 
+use codex_core::config::Config;
+use codex_core::ids::IdGenerator;
+use codex_core::rollout::ForkPoint;
+use codex_core::rollout::LoadedLine;
+use codex_core::rollout::LoadedRollout;
+use codex_core::rollout::ReconstructedSession;
+use codex_core::rollout::fork;
 use codex_protocol::BaseInstructions;
 use codex_protocol::SessionMeta;
 use codex_protocol::TurnContextItem;
@@ -12,13 +19,6 @@ use serde_json::json;
 
 use super::ScriptError;
 use super::SettingsLayer;
-use crate::config::Config;
-use crate::ids::IdGenerator;
-use crate::rollout::ForkPoint;
-use crate::rollout::LoadedLine;
-use crate::rollout::LoadedRollout;
-use crate::rollout::ReconstructedSession;
-use crate::rollout::fork;
 
 /// Line types besides the typed ones that rollouts carry and resuming reads or may skip.
 const KNOWN_UNTYPED_LINE_TYPES: [&str; 2] = [EVENT_MSG_LINE_TYPE, "token_usage_record"];

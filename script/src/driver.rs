@@ -10,6 +10,30 @@ mod turn_flow;
 
 use std::sync::Arc;
 
+use codex_core::agents_md::LocalFileSystem;
+use codex_core::agents_md::discover_agents_md_blocking;
+use codex_core::client::TOKEN_COUNT_EVENT_TYPE;
+use codex_core::client::TokenUsageInfo;
+use codex_core::config::Config;
+use codex_core::config::ConfigEnv;
+use codex_core::context::world_state::WorldStateSnapshot;
+use codex_core::first_turn::build_turn_request;
+use codex_core::ids::IdGenerator;
+use codex_core::request::ContentItemKindsPolicy;
+use codex_core::request::ResponsesRequest;
+use codex_core::rollout::ForkPoint;
+use codex_core::rollout::LoadedLine;
+use codex_core::rollout::LoadedRollout;
+use codex_core::rollout::ReconstructWarning;
+use codex_core::rollout::ReconstructedSession;
+use codex_core::rollout::fork;
+use codex_core::rollout::reconstruct;
+use codex_core::session::ResumedSession;
+use codex_core::session::Session;
+use codex_core::session::SessionInit;
+use codex_core::turn_context::PreviousTurnSettings;
+use codex_core::turn_context::TurnContext;
+use codex_core::turn_context::TurnContextSources;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 use codex_protocol::BaseInstructions;
@@ -29,30 +53,6 @@ use super::thread::last_turn_context;
 use super::thread::report_unread_line_types;
 use super::thread::seed_stream;
 use super::thread::session_meta;
-use crate::agents_md::LocalFileSystem;
-use crate::agents_md::discover_agents_md_blocking;
-use crate::client::TOKEN_COUNT_EVENT_TYPE;
-use crate::client::TokenUsageInfo;
-use crate::config::Config;
-use crate::config::ConfigEnv;
-use crate::context::world_state::WorldStateSnapshot;
-use crate::first_turn::build_turn_request;
-use crate::ids::IdGenerator;
-use crate::request::ContentItemKindsPolicy;
-use crate::request::ResponsesRequest;
-use crate::rollout::ForkPoint;
-use crate::rollout::LoadedLine;
-use crate::rollout::LoadedRollout;
-use crate::rollout::ReconstructWarning;
-use crate::rollout::ReconstructedSession;
-use crate::rollout::fork;
-use crate::rollout::reconstruct;
-use crate::session::ResumedSession;
-use crate::session::Session;
-use crate::session::SessionInit;
-use crate::turn_context::PreviousTurnSettings;
-use crate::turn_context::TurnContext;
-use crate::turn_context::TurnContextSources;
 use turn_flow::EventState;
 
 /// What every scripted session runs against besides its settings.
@@ -248,8 +248,8 @@ impl<'env> ScriptedSession<'env> {
         });
         let forked = fork(parent, meta, &ids.rollout_timestamp(), point);
         for loaded in &forked.rollout.lines {
-            crate::session::RolloutSink::append(&mut sink, loaded.line.clone()).map_err(
-                |error| ScriptError::Session(crate::session::SessionError::Rollout(error)),
+            codex_core::session::RolloutSink::append(&mut sink, loaded.line.clone()).map_err(
+                |error| ScriptError::Session(codex_core::session::SessionError::Rollout(error)),
             )?;
         }
         Self::continue_from(
@@ -276,7 +276,8 @@ impl<'env> ScriptedSession<'env> {
                 .map_err(|error| ScriptError::Reload(error.into()))?;
             text.push(b'\n');
         }
-        let loaded = crate::rollout::parse_rollout(text.as_slice()).map_err(ScriptError::Reload)?;
+        let loaded =
+            codex_core::rollout::parse_rollout(text.as_slice()).map_err(ScriptError::Reload)?;
         let mut session = Self::resume(env, &loaded, config, sink, mode)?;
         session.earlier_lines = earlier_lines;
         Ok(session)
