@@ -3,8 +3,8 @@
 use std::io;
 use std::io::Write;
 
-use codex_core::layout::LayoutOptions;
-use codex_core::layout::render_request_layout;
+use codex_inspect::LayoutOptions;
+use codex_inspect::render_request_layout;
 
 use super::RequestSink;
 use super::ScriptError;

@@ -6,9 +6,9 @@
 
 mod script_support;
 
-use codex_core::inspect::InspectOptions;
-use codex_core::inspect::inspect_rollout;
-use codex_core::inspect::rebuild_requests;
+use codex_inspect::InspectOptions;
+use codex_inspect::inspect_rollout;
+use codex_inspect::rebuild_requests;
 use codex_models_manager::ModelCatalog;
 use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;

@@ -13,9 +13,9 @@ use std::path::PathBuf;
 
 use codex_core::context::fragment_registry::all_fragment_types;
 use codex_core::context::fragment_registry::classify;
-use codex_core::inspect::EntryClass;
-use codex_core::inspect::InspectOptions;
-use codex_core::inspect::inspect_file;
+use codex_inspect::EntryClass;
+use codex_inspect::InspectOptions;
+use codex_inspect::inspect_file;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 use codex_script::ContextMode;

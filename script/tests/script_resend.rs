@@ -4,9 +4,9 @@
 
 mod script_support;
 
-use codex_core::layout::LayoutOptions;
-use codex_core::layout::LayoutText;
-use codex_core::layout::render_layout;
+use codex_inspect::LayoutOptions;
+use codex_inspect::LayoutText;
+use codex_inspect::render_layout;
 use codex_script::AssistantReply;
 use codex_script::ContextMode;
 use codex_script::Script;

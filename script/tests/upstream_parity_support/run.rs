@@ -3,17 +3,17 @@
 use std::path::Path;
 use std::path::PathBuf;
 
-use codex_core::compare::CompareInput;
-use codex_core::compare::Difference;
-use codex_core::compare::InputKind;
-use codex_core::compare::Position;
-use codex_core::compare::ProseMode;
-use codex_core::compare::compare_inputs;
-use codex_core::compare::load_compare_input;
 use codex_core::config::ConfigEnv;
 use codex_core::rollout::LoadedRollout;
 use codex_core::rollout::parse_rollout;
 use codex_core::rollout::read_rollout;
+use codex_inspect::CompareInput;
+use codex_inspect::Difference;
+use codex_inspect::InputKind;
+use codex_inspect::Position;
+use codex_inspect::ProseMode;
+use codex_inspect::compare_inputs;
+use codex_inspect::load_compare_input;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 use codex_protocol::RolloutLine;
