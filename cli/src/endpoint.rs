@@ -15,13 +15,13 @@ use codex_client::StreamProgress;
 use codex_client::resolve_base_url;
 use codex_config::ModelProvider;
 use codex_core::request::ResponsesRequest;
-use codex_core::script::AssistantReply;
-use codex_core::script::ModelResponse;
-use codex_core::script::ScriptError;
-use codex_core::script::ScriptedReplies;
-use codex_core::script::TurnResponder;
-use codex_core::script::TurnScript;
 use codex_protocol::ResponseItem;
+use codex_script::AssistantReply;
+use codex_script::ModelResponse;
+use codex_script::ScriptError;
+use codex_script::ScriptedReplies;
+use codex_script::TurnResponder;
+use codex_script::TurnScript;
 use tracing::warn;
 
 #[derive(Debug, Clone, clap::Args)]

@@ -38,7 +38,7 @@ impl SkillsToml {
         }
     }
 
-    /// Joins every relative skill path onto `base`; absolute paths are kept.
+    /// Joins every relative host-skill path onto `base`.
     pub fn resolve_paths(&mut self, base: &Path) {
         for skill in self.host.iter_mut().flatten() {
             if skill.path.is_relative() {

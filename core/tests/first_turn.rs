@@ -452,24 +452,3 @@ fn content_item_kinds_can_be_kept() {
         ]
     );
 }
-
-/// Outgoing Lite bodies carry no content kinds, yet `--stats` must still count the developer
-/// message that replaces `instructions` as base instructions, not as developer context.
-#[test]
-fn lite_stats_count_the_spliced_message_as_base_instructions() {
-    let config = load_config(&pinned_flags(), None);
-    let (turn, first) = first_turn(&config, None, |_| {}, with_message("hello"));
-    assert!(turn.model.use_responses_lite);
-    let body = &first.request;
-    let spliced = serde_json::to_value(&body.input[1]).expect("input item serialises");
-    let text = spliced["content"][0]["text"]
-        .as_str()
-        .expect("one input_text");
-    let expected = tiktoken_rs::o200k_base()
-        .expect("o200k vocabulary")
-        .encode_ordinary(text)
-        .len();
-    let stats = codex_core::inspect::request_stats(std::slice::from_ref(body));
-    assert_eq!(stats.totals.base_instructions, expected);
-    assert!(expected > 0);
-}

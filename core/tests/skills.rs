@@ -1,11 +1,11 @@
-//! The skills extension end to end: `[skills]` in configuration (and in a script) becomes the
-//! turn context's skills, the step's world state carries `skills` and `host_skills` (the
-//! latter before `permissions`), and the first request lists the host catalogue.
+//! The skills extension end to end: `[skills]` in configuration becomes the turn context's
+//! skills, the step's world state carries `skills` and `host_skills` (the latter before
+//! `permissions`), and the first request lists the host catalogue. (A script's `skills` is
+//! read by codex-script's `script_format` tests.)
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod first_turn_support;
 
-use std::path::Path;
 use std::path::PathBuf;
 
 use codex_config::CliOverride;
@@ -16,9 +16,6 @@ use codex_config::SkillToml;
 use codex_config::SkillsConfig;
 use codex_core::context::world_state_for_step::build_world_state_for_step;
 use codex_core::first_turn::FirstTurnOptions;
-use codex_core::script::CodexHome;
-use codex_core::script::SettingsLayer;
-use codex_core::script::load_config as load_script_config;
 use codex_core::turn_context::SkillEntry;
 use codex_core::turn_context::SkillsListing;
 use codex_core::turn_context::SkillsSettings;
@@ -108,49 +105,6 @@ fn relative_skill_paths_resolve_against_codex_home_and_overrides_merge() {
                 path: home.path().join("skills/pdf/SKILL.md"),
             }],
         })
-    );
-}
-
-#[test]
-fn script_skill_paths_resolve_against_the_script_folder() {
-    let folder = tempfile::tempdir().unwrap();
-    let object = json!({"skills": {"host": [
-        {"name": "pdf", "description": "PDF forms.", "path": "skills/pdf/SKILL.md"}
-    ]}});
-    let layer = SettingsLayer::from_json(
-        "script.json: session",
-        object.as_object().unwrap(),
-        folder.path(),
-    )
-    .unwrap();
-    let env = ConfigEnv {
-        codex_home: None,
-        home_dir: None,
-        current_dir: Some(folder.path().to_path_buf()),
-        shell: Some("bash".to_string()),
-        tz: None,
-        system_timezone: Some("UTC".to_string()),
-        now: "2026-11-30T07:00:00Z".parse().unwrap(),
-    };
-    let config = load_script_config(&[&layer], &CodexHome::Isolated, &env, "script.json").unwrap();
-    assert_eq!(
-        config.skills.map(|skills| skills.host),
-        Some(vec![SkillToml {
-            name: "pdf".to_string(),
-            description: "PDF forms.".to_string(),
-            path: folder.path().join("skills/pdf/SKILL.md"),
-        }])
-    );
-    let unknown = json!({"skills": {"hosts": []}});
-    let error = SettingsLayer::from_json(
-        "script.json: session",
-        unknown.as_object().unwrap(),
-        Path::new("/"),
-    )
-    .unwrap_err();
-    assert!(
-        error.to_string().contains("script.json: session.skills"),
-        "{error}"
     );
 }
 

@@ -1,7 +1,7 @@
 //! `cargo xtask parity [--check] [--fixtures DIR]`: replay upstream's captured scenarios from
 //! `examples/upstream/` and regenerate (or check) `docs/upstream-parity.md`.
 //!
-//! The work is done by codex-core's `upstream_parity` test, so the task and `cargo test` can
+//! The work is done by codex-script's `upstream_parity` test, so the task and `cargo test` can
 //! never disagree: the task runs it with the fixtures named and, to regenerate, with
 //! `CODEX_PARITY_UPDATE=1`, which makes the test write the table instead of comparing it.
 
@@ -86,7 +86,7 @@ pub fn run_parity(
     })
 }
 
-/// `cargo test` of codex-core's `upstream_parity` file, every check included.
+/// `cargo test` of codex-script's `upstream_parity` file, every check included.
 fn parity_command(root: &Path, fixtures: &Path, mode: ParityMode) -> Command {
     let mut command = cargo_in(root);
     // `--workspace` resolves features as `cargo test --workspace` does, so a run after the

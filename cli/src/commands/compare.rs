@@ -4,11 +4,11 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use codex_core::compare::CompareInput;
-use codex_core::compare::ProseMode;
-use codex_core::compare::compare_inputs;
-use codex_core::compare::load_compare_input;
-use codex_core::compare::parse_compare_input;
+use codex_inspect::CompareInput;
+use codex_inspect::ProseMode;
+use codex_inspect::compare_inputs;
+use codex_inspect::load_compare_input;
+use codex_inspect::parse_compare_input;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 

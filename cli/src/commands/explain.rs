@@ -1,6 +1,6 @@
 //! `codex-context explain`: where every part of the first request came from.
 
-use codex_core::explain::explain_first_turn;
+use codex_inspect::explain_first_turn;
 
 use super::request::AssembledTurn;
 use super::request::TurnArgs;

@@ -3,11 +3,11 @@
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use codex_core::inspect::InspectOptions;
-use codex_core::inspect::inspect_file;
-use codex_core::inspect::render_html;
-use codex_core::inspect::render_json;
-use codex_core::inspect::render_text;
+use codex_inspect::InspectOptions;
+use codex_inspect::inspect_file;
+use codex_inspect::render_html;
+use codex_inspect::render_json;
+use codex_inspect::render_text;
 use codex_prompts::TemplateSet;
 use codex_utils_fs::write_atomic;
 

@@ -25,7 +25,7 @@ const MIN_SCREENSHOT_BYTES: u64 = 20 * 1024;
 
 fn fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../core/tests/fixtures/inspect/legacy_upstream.jsonl")
+        .join("../inspect/tests/fixtures/inspect/legacy_upstream.jsonl")
 }
 
 fn json_report() -> Value {

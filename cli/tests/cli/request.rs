@@ -1,8 +1,8 @@
 use std::path::Path;
 
-use codex_core::inspect::render_request_stats;
-use codex_core::inspect::request_stats;
 use codex_core::request::ResponsesRequest;
+use codex_inspect::render_request_stats;
+use codex_inspect::request_stats;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 

@@ -3,9 +3,9 @@
 use std::path::Path;
 use std::path::PathBuf;
 
-use codex_core::inspect::render_request_stats;
-use codex_core::inspect::request_stats;
 use codex_core::request::ResponsesRequest;
+use codex_inspect::render_request_stats;
+use codex_inspect::request_stats;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
@@ -90,7 +90,7 @@ fn readme_command_prints_the_example_layout() {
         .current_dir(workspace_root());
     let output = output(&mut command, b"");
     let snapshot = std::fs::read_to_string(
-        workspace_root().join("core/tests/snapshots/script_examples__settings_changes.snap"),
+        workspace_root().join("script/tests/snapshots/script_examples__settings_changes.snap"),
     )
     .expect("the library's snapshot");
     let expected = snapshot

@@ -7,8 +7,6 @@ use std::sync::Arc;
 
 use codex_core::context::world_state::WorldStateSnapshot;
 use codex_core::ids::IdGenerator;
-use codex_core::layout::LayoutOptions;
-use codex_core::layout::render_layout;
 use codex_core::session::ResumedSession;
 use codex_core::session::Session;
 use codex_core::session::SessionInit;
@@ -148,22 +146,6 @@ pub fn line_label(line: &RolloutLine) -> String {
 
 pub fn labels(lines: &[RolloutLine]) -> Vec<String> {
     lines.iter().map(line_label).collect()
-}
-
-/// Request input in upstream's layout-snapshot format, base instructions replaced.
-pub fn layout(items: &[ResponseItem], turn: &TurnContext) -> String {
-    let values: Vec<Value> = items
-        .iter()
-        .map(|item| serde_json::to_value(item).expect("serialize item"))
-        .collect();
-    let options = LayoutOptions {
-        known_texts: vec![(
-            turn.base_instructions.model_instructions().to_string(),
-            "<MODEL_INSTRUCTIONS>".to_string(),
-        )],
-        ..LayoutOptions::default()
-    };
-    render_layout(&values, &options)
 }
 
 /// Replays `world_state` lines: a full record replaces the snapshot, a patch is applied to it.

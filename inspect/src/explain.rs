@@ -1,0 +1,367 @@
+//! `explain`: where every piece of a first-turn request came from — each input item and content
+//! entry with its role, content kind, source (configuration key, file, world-state section,
+//! template file), size and fingerprint — plus the AGENTS.md files that were found and what
+//! was cut from them.
+
+use std::fmt::Write as _;
+
+use codex_context_fragments::fingerprint;
+use codex_core::context::initial_context::ContextSource;
+use codex_core::first_turn::FirstTurn;
+use codex_core::first_turn::RequestItemSource;
+use codex_core::turn_context::TurnContext;
+use codex_prompts::TemplateId;
+use codex_protocol::AskForApproval;
+use codex_protocol::ModeKind;
+use codex_protocol::ResponseItem;
+use codex_protocol::SandboxMode;
+use serde::Serialize;
+
+/// Role the base instructions are fingerprinted under (Responses Lite sends them as a developer
+/// message).
+const INSTRUCTIONS_ROLE: &str = "developer";
+
+/// The explanation of one first-turn request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Explanation {
+    pub model: String,
+    pub instructions: InstructionsExplanation,
+    pub items: Vec<ItemExplanation>,
+    pub agents_md: Vec<AgentsMdFile>,
+    pub warnings: Vec<String>,
+}
+
+/// The base instructions: sent in `instructions`, or as the Responses Lite developer message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InstructionsExplanation {
+    pub source: String,
+    /// `custom`, `model gpt-…`, or `none` for a legacy recording without provenance.
+    pub provenance: String,
+    pub bytes: usize,
+    pub fingerprint: String,
+    /// Whether the text travels in the `instructions` field (else in the Lite prefix).
+    pub in_instructions_field: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ItemExplanation {
+    pub index: usize,
+    pub item_type: String,
+    pub role: Option<String>,
+    pub id: Option<String>,
+    /// One line describing the item as a whole (for items without content entries).
+    pub summary: Option<String>,
+    pub entries: Vec<EntryExplanation>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EntryExplanation {
+    pub kind: String,
+    pub source: String,
+    /// Template files, configuration keys or files the text was built from.
+    pub built_from: Vec<String>,
+    pub bytes: usize,
+    pub fingerprint: String,
+}
+
+/// An AGENTS.md file that supplied text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AgentsMdFile {
+    pub scope: &'static str,
+    pub path: String,
+    pub bytes_used: usize,
+    pub truncated_bytes: usize,
+}
+
+/// Explains `first`, the request built for `turn`.
+pub fn explain_first_turn(turn: &TurnContext, first: &FirstTurn) -> Explanation {
+    let base = &turn.base_instructions;
+    let provenance = match base.provenance() {
+        Some(codex_protocol::BaseInstructionsProvenance::Custom) => "custom".to_string(),
+        Some(codex_protocol::BaseInstructionsProvenance::Model { model }) => {
+            format!("model {model}")
+        }
+        None => "none".to_string(),
+    };
+    let instructions = InstructionsExplanation {
+        source: base.source().label().to_string(),
+        provenance,
+        bytes: base.text().len(),
+        fingerprint: fingerprint(INSTRUCTIONS_ROLE, base.text()),
+        in_instructions_field: !first.request.instructions.is_empty(),
+    };
+    let items = first
+        .request
+        .input
+        .iter()
+        .zip(&first.item_origins)
+        .enumerate()
+        .map(|(index, (item, origin))| {
+            let (role, content, summary) = match item {
+                ResponseItem::Message { role, content, .. } => {
+                    (Some(role.clone()), content.as_slice(), None)
+                }
+                ResponseItem::AdditionalTools { role, tools, .. } => (
+                    Some(role.clone()),
+                    &[][..],
+                    Some(format!(
+                        "Responses Lite tool catalog: {} top-level entries",
+                        tools.len()
+                    )),
+                ),
+                ResponseItem::Reasoning { .. }
+                | ResponseItem::LocalShellCall { .. }
+                | ResponseItem::FunctionCall { .. }
+                | ResponseItem::FunctionCallOutput { .. }
+                | ResponseItem::CustomToolCall { .. }
+                | ResponseItem::CustomToolCallOutput { .. }
+                | ResponseItem::WebSearchCall { .. }
+                | ResponseItem::Compaction { .. }
+                | ResponseItem::Other(_) => (None, &[][..], None),
+            };
+            let role_name = role.as_deref().unwrap_or_default();
+            let entries = content
+                .iter()
+                .enumerate()
+                .map(|(position, part)| {
+                    let text = part.text().unwrap_or_default();
+                    let (source, built_from) = match &origin.source {
+                        RequestItemSource::LiteToolCatalog => {
+                            ("built-in tools".to_string(), Vec::new())
+                        }
+                        RequestItemSource::LiteBaseInstructions(base_source) => (
+                            "base instructions".to_string(),
+                            vec![base_source.label().to_string()],
+                        ),
+                        RequestItemSource::UserMessage => {
+                            ("user message".to_string(), vec!["--message".to_string()])
+                        }
+                        RequestItemSource::Context(sources) => match sources.get(position) {
+                            Some(ContextSource::DeveloperInstructions) => (
+                                "configuration".to_string(),
+                                vec!["developer_instructions".to_string()],
+                            ),
+                            Some(ContextSource::GuardianPolicy) => (
+                                "guardian reviewer policy".to_string(),
+                                vec!["developer_instructions".to_string()],
+                            ),
+                            Some(ContextSource::Section(id)) => (
+                                format!("world-state section `{id}`"),
+                                section_inputs(turn, id),
+                            ),
+                            None => ("unknown".to_string(), Vec::new()),
+                        },
+                    };
+                    EntryExplanation {
+                        kind: origin
+                            .content_kinds
+                            .get(position)
+                            .map(|kind| kind.as_str().to_string())
+                            .unwrap_or_else(|| {
+                                codex_protocol::ContentItemKind::UNKNOWN.to_string()
+                            }),
+                        source,
+                        built_from,
+                        bytes: text.len(),
+                        fingerprint: fingerprint(role_name, text),
+                    }
+                })
+                .collect();
+            ItemExplanation {
+                index,
+                item_type: item.item_type().to_string(),
+                role,
+                id: item.id().map(str::to_string),
+                summary,
+                entries,
+            }
+        })
+        .collect();
+
+    let mut agents_md = Vec::new();
+    let mut warnings = Vec::new();
+    if let Some(discovery) = &turn.agents_md {
+        if let Some(global) = &discovery.global {
+            agents_md.push(AgentsMdFile {
+                scope: "global",
+                path: global.path.display().to_string(),
+                bytes_used: global.text.len(),
+                truncated_bytes: 0,
+            });
+        }
+        agents_md.extend(discovery.project_docs.iter().map(|doc| AgentsMdFile {
+            scope: "project",
+            path: doc.path.display().to_string(),
+            bytes_used: doc.bytes_used,
+            truncated_bytes: doc.truncated_bytes,
+        }));
+        warnings.extend(discovery.warnings.iter().map(ToString::to_string));
+    }
+    Explanation {
+        model: turn.model.slug.clone(),
+        instructions,
+        items,
+        agents_md,
+        warnings,
+    }
+}
+
+fn template(id: TemplateId) -> String {
+    format!("prompts/templates/{}", id.path())
+}
+
+/// What a section's full render is made of, for the sections this crate registers.
+fn section_inputs(turn: &TurnContext, section_id: &str) -> Vec<String> {
+    let messages = turn.model.model_messages.as_ref();
+    match section_id {
+        "model" => vec![
+            template(TemplateId::ModelSwitch),
+            format!("instructions template of `{}`", turn.model.slug),
+        ],
+        "personality" => vec![
+            template(TemplateId::PersonalityChange),
+            "model catalog personality text".to_string(),
+        ],
+        "context_window" => vec!["token budget: agent path and context window ids".to_string()],
+        "context_window_guidance" => vec!["token budget guidance message".to_string()],
+        "realtime" => match &turn.realtime.start_instructions {
+            Some(_) => vec!["realtime start instructions (configured)".to_string()],
+            None => vec![template(TemplateId::RealtimeStart)],
+        },
+        "agents_md" => turn
+            .agents_md
+            .iter()
+            .flat_map(|discovery| discovery.sources())
+            .map(|path| path.display().to_string())
+            .collect(),
+        "permissions" => {
+            let sandbox_catalog = messages.and_then(|messages| messages.permissions.as_ref());
+            let approvals_catalog = messages.and_then(|messages| messages.approvals.as_ref());
+            let sandbox = match turn.sandbox_policy.mode() {
+                SandboxMode::ReadOnly => TemplateId::SandboxReadOnly,
+                SandboxMode::WorkspaceWrite => TemplateId::SandboxWorkspaceWrite,
+                SandboxMode::DangerFullAccess => TemplateId::SandboxDangerFullAccess,
+            };
+            let approval = match turn.approval_policy {
+                AskForApproval::UnlessTrusted => TemplateId::ApprovalUnlessTrusted,
+                AskForApproval::OnRequest => TemplateId::ApprovalOnRequest,
+                AskForApproval::Granular(_) => TemplateId::ApprovalGranularIntro,
+                AskForApproval::Never => TemplateId::ApprovalNever,
+            };
+            let mut inputs = vec![
+                match sandbox_catalog {
+                    Some(_) => "model catalog `model_messages.permissions`".to_string(),
+                    None => template(sandbox),
+                },
+                match approvals_catalog {
+                    Some(_) => "model catalog `model_messages.approvals`".to_string(),
+                    None => template(approval),
+                },
+            ];
+            if !turn.approved_command_prefixes.is_empty() {
+                inputs.push(template(TemplateId::ApprovedCommandPrefixes));
+            }
+            inputs
+        }
+        "approved_command_prefixes" => vec![template(TemplateId::ApprovedCommandPrefixes)],
+        "collaboration_mode" => match turn.collaboration_mode.mode {
+            ModeKind::Plan => vec![template(TemplateId::CollaborationModePlan)],
+            ModeKind::Default => vec!["collaboration mode developer instructions".to_string()],
+        },
+        "environments" => {
+            vec!["turn context: environments, date, timezone, network, sandbox policy".to_string()]
+        }
+        "environments_instructions" => vec![template(TemplateId::GuidanceEnvironments)],
+        "apps_instructions" => vec![template(TemplateId::GuidanceApps)],
+        "plugins_instructions" => vec![template(TemplateId::GuidancePlugins)],
+        "tools" => vec![template(TemplateId::DeferredToolNamespaces)],
+        "multi_agent_mode" => vec![
+            template(TemplateId::MultiAgentExplicitRequestOnly),
+            template(TemplateId::MultiAgentProactive),
+        ],
+        "multi_agent_usage_hint" => vec!["multi-agent usage hint".to_string()],
+        "managed_developer_instructions" => {
+            vec!["managed requirements `additional_developer_instructions`".to_string()]
+        }
+        _ => Vec::new(),
+    }
+}
+
+impl Explanation {
+    /// The human-readable report `codex-context explain` prints.
+    pub fn render_text(&self) -> String {
+        let mut out = String::new();
+        let instructions = &self.instructions;
+        let _ = writeln!(out, "model: {}", self.model);
+        let _ = writeln!(
+            out,
+            "base instructions: {} bytes, fingerprint {}, source: {}, provenance: {}, sent in {}",
+            instructions.bytes,
+            instructions.fingerprint,
+            instructions.source,
+            instructions.provenance,
+            if instructions.in_instructions_field {
+                "`instructions`"
+            } else {
+                "the input prefix (Responses Lite)"
+            }
+        );
+        let _ = writeln!(out, "\ninput:");
+        for item in &self.items {
+            let _ = writeln!(
+                out,
+                "[{}] {}{}{}",
+                item.index,
+                item.item_type,
+                item.role
+                    .as_deref()
+                    .map(|role| format!("/{role}"))
+                    .unwrap_or_default(),
+                item.id
+                    .as_deref()
+                    .map(|id| format!(" {id}"))
+                    .unwrap_or_default(),
+            );
+            if let Some(summary) = &item.summary {
+                let _ = writeln!(out, "    {summary}");
+            }
+            for (position, entry) in item.entries.iter().enumerate() {
+                let _ = writeln!(
+                    out,
+                    "    [{position}] {} — {} bytes, fingerprint {}, {}",
+                    entry.kind, entry.bytes, entry.fingerprint, entry.source
+                );
+                for input in &entry.built_from {
+                    let _ = writeln!(out, "        from {input}");
+                }
+            }
+        }
+        let _ = writeln!(out, "\nAGENTS.md files:");
+        if self.agents_md.is_empty() {
+            let _ = writeln!(out, "    none");
+        }
+        for file in &self.agents_md {
+            let truncation = if file.truncated_bytes > 0 {
+                format!(", truncated: {} bytes dropped", file.truncated_bytes)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                out,
+                "    {} {} ({} bytes used{truncation})",
+                file.scope, file.path, file.bytes_used
+            );
+        }
+        if !self.warnings.is_empty() {
+            let _ = writeln!(out, "\nwarnings:");
+            for warning in &self.warnings {
+                let _ = writeln!(out, "    {warning}");
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+#[path = "explain_tests.rs"]
+mod tests;

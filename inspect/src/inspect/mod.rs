@@ -1,0 +1,256 @@
+//! `inspect`: every model request a rollout records, rebuilt, with each input item traced to
+//! its source and measured in o200k tokens.
+//!
+//! - [`inspect_rollout`] / [`inspect_file`] walk a rollout (this project's or upstream Codex's,
+//!   legacy ones without world-state records or content kinds included) and produce an
+//!   [`Inspection`]: per request (one per sampling step) the items it adds to the previous one
+//!   with their role, classification (user text, assistant output, tool call or output,
+//!   injected fragment with its content kind, base instructions), origin, bytes and tokens; a
+//!   token breakdown by source; the prefix it shares with the previous request and why that
+//!   prefix broke; and the world-state timeline (sections changed per turn, the merge patch, the
+//!   fragments emitted for it).
+//! - [`rebuild_requests`] returns the whole request bodies instead (for comparing with captured
+//!   requests; memory grows with requests × history).
+//! - [`render_text`], [`render_json`] and [`render_html`] are the three views of an inspection.
+//! - [`request_stats`] and [`render_request_stats`] give the same token breakdown and prefix
+//!   reuse for request bodies a caller built itself.
+//!
+//! Rollouts record neither tools nor reasoning settings: a catalog model gets its built-in tool
+//! list rebuilt, any other model's tools are reported as not recorded. Injected context is
+//! recognised by recorded content kinds first and by markers otherwise; an entry recognised by
+//! markers alone is reported as such, since a user could have typed it.
+
+mod classify;
+mod error;
+mod html;
+mod inspector;
+mod model;
+mod rebuild;
+mod setup;
+mod stats;
+mod summary;
+mod text;
+mod tokens;
+mod walk;
+
+use std::path::Path;
+
+use codex_core::request::ModelProviderKind;
+use codex_core::rollout::LoadedRollout;
+use codex_core::rollout::read_rollout_for_replay;
+use codex_models_manager::ModelCatalog;
+use codex_protocol::BaseInstructions;
+use codex_protocol::BaseInstructionsProvenance;
+use codex_protocol::rollout::RolloutItem;
+
+pub use error::InspectError;
+pub use html::render_html;
+pub use model::BreakReason;
+pub use model::CacheReport;
+pub use model::EmittedFragment;
+pub use model::EntryClass;
+pub use model::EntryReport;
+pub use model::HistoryRewrite;
+pub use model::Inspection;
+pub use model::InstructionsReport;
+pub use model::ItemReport;
+pub use model::PrefixBreak;
+pub use model::Recognition;
+pub use model::RequestKind;
+pub use model::RequestReport;
+pub use model::SectionChange;
+pub use model::TimelineTurn;
+pub use model::TokenBreakdown;
+pub use model::TokenSource;
+pub use model::ToolsOrigin;
+pub use model::ToolsReport;
+pub use rebuild::RebuiltRequest;
+pub use stats::RequestStat;
+pub use stats::RequestStats;
+pub use stats::context_window_excess;
+pub use stats::render_request_stats;
+pub use stats::request_stats;
+pub use text::render_text;
+pub use tokens::TokenCounter;
+
+use inspector::Inspector;
+use rebuild::Rebuilder;
+use setup::RequestSetups;
+
+/// What an inspection needs besides the rollout.
+#[derive(Debug, Clone, Copy)]
+pub struct InspectOptions<'a> {
+    /// Resolves each turn's model (tools, Responses Lite, image handling).
+    pub catalog: &'a ModelCatalog,
+    /// Overrides the provider family `session_meta.model_provider` names; it decides which item
+    /// metadata the provider receives.
+    pub provider: Option<ModelProviderKind>,
+}
+
+impl<'a> InspectOptions<'a> {
+    pub fn new(catalog: &'a ModelCatalog) -> Self {
+        Self {
+            catalog,
+            provider: None,
+        }
+    }
+}
+
+/// What the rollout says about the thread as a whole.
+struct ThreadFacts {
+    thread_id: Option<String>,
+    base_instructions: Option<BaseInstructions>,
+    provider: ModelProviderKind,
+    warnings: Vec<String>,
+}
+
+fn thread_facts(loaded: &LoadedRollout, options: &InspectOptions<'_>) -> ThreadFacts {
+    let meta = loaded.items().find_map(|item| match item {
+        RolloutItem::SessionMeta(meta) => Some(meta),
+        RolloutItem::ResponseItem(_)
+        | RolloutItem::TurnContext(_)
+        | RolloutItem::WorldState(_)
+        | RolloutItem::Compacted(_)
+        | RolloutItem::Other { .. } => None,
+    });
+    let mut warnings: Vec<String> = loaded
+        .warnings
+        .iter()
+        .map(|warning| warning.message.clone())
+        .collect();
+    let Some(meta) = meta else {
+        warnings.push(
+            "the rollout has no session_meta line: base instructions are unknown".to_string(),
+        );
+        return ThreadFacts {
+            thread_id: None,
+            base_instructions: None,
+            provider: options.provider.unwrap_or_default(),
+            warnings,
+        };
+    };
+    if meta.history_base.is_some() {
+        warnings.push(
+            "the thread's early history lives in another rollout (history_base); requests show \
+             only what this file records"
+                .to_string(),
+        );
+    }
+    let base_instructions = meta.base_instructions.clone().or_else(|| {
+        meta.instructions.clone().map(|text| BaseInstructions {
+            text,
+            provenance: None,
+        })
+    });
+    if base_instructions.is_none() {
+        warnings.push("session_meta records no base instructions".to_string());
+    }
+    ThreadFacts {
+        thread_id: Some(meta.id.clone()),
+        base_instructions,
+        provider: options.provider.unwrap_or_else(|| {
+            meta.model_provider.as_deref().map_or_else(
+                ModelProviderKind::default,
+                ModelProviderKind::from_provider_id,
+            )
+        }),
+        warnings,
+    }
+}
+
+fn request_setups<'c>(facts: &ThreadFacts, options: &InspectOptions<'c>) -> RequestSetups<'c> {
+    RequestSetups::new(
+        options.catalog,
+        facts
+            .base_instructions
+            .as_ref()
+            .map(|base| base.text.clone())
+            .unwrap_or_default(),
+        facts.thread_id.clone().unwrap_or_default(),
+        facts.provider,
+    )
+}
+
+/// Inspects a loaded rollout. Never fails on rollout content; errors come from rebuilding the
+/// built-in tools or serializing an item.
+pub fn inspect_rollout(
+    loaded: &LoadedRollout,
+    options: &InspectOptions<'_>,
+) -> Result<Inspection, InspectError> {
+    let facts = thread_facts(loaded, options);
+    inspect(facts, loaded.lines.len(), options, |inspector| {
+        walk::walk_borrowed(loaded, inspector)
+    })
+}
+
+/// Reads the rollout at `path` (tolerantly; event payloads only as far as replaying needs them)
+/// and inspects it.
+pub fn inspect_file(path: &Path, options: &InspectOptions<'_>) -> Result<Inspection, InspectError> {
+    let loaded = read_rollout_for_replay(path)?;
+    let facts = thread_facts(&loaded, options);
+    let lines = loaded.lines.len();
+    // The file's lines are not needed afterwards: history takes its items instead of copies.
+    inspect(facts, lines, options, |inspector| {
+        walk::walk_owned(loaded, inspector)
+    })
+}
+
+fn inspect(
+    facts: ThreadFacts,
+    rollout_lines: usize,
+    options: &InspectOptions<'_>,
+    walk: impl FnOnce(&mut Inspector<'_>) -> Result<(), InspectError>,
+) -> Result<Inspection, InspectError> {
+    let provenance = match facts
+        .base_instructions
+        .as_ref()
+        .map(|base| &base.provenance)
+    {
+        Some(Some(BaseInstructionsProvenance::Custom)) => "custom".to_string(),
+        Some(Some(BaseInstructionsProvenance::Model { model })) => format!("model {model}"),
+        Some(None) | None => "none".to_string(),
+    };
+    let mut inspector = Inspector::new(
+        request_setups(&facts, options),
+        format!("session_meta base instructions, provenance {provenance}"),
+    );
+    walk(&mut inspector)?;
+    let base_instructions = facts
+        .base_instructions
+        .as_ref()
+        .map(|base| InstructionsReport {
+            provenance,
+            bytes: base.text.len(),
+            tokens: inspector.counter().count(&base.text),
+        });
+    let (requests, timeline) = inspector.finish();
+    Ok(Inspection {
+        thread_id: facts.thread_id,
+        rollout_lines,
+        base_instructions,
+        requests,
+        timeline,
+        warnings: facts.warnings,
+    })
+}
+
+/// The whole body of every request `loaded` records, in order.
+pub fn rebuild_requests(
+    loaded: &LoadedRollout,
+    options: &InspectOptions<'_>,
+) -> Result<Vec<RebuiltRequest>, InspectError> {
+    let facts = thread_facts(loaded, options);
+    let mut rebuilder = Rebuilder {
+        setups: request_setups(&facts, options),
+        requests: Vec::new(),
+    };
+    walk::walk_borrowed(loaded, &mut rebuilder)?;
+    Ok(rebuilder.requests)
+}
+
+/// The inspection as pretty-printed JSON (what `--format json` prints), with a final newline.
+pub fn render_json(inspection: &Inspection) -> Result<String, InspectError> {
+    let mut json = serde_json::to_string_pretty(inspection)?;
+    json.push('\n');
+    Ok(json)
+}

@@ -1,0 +1,178 @@
+//! What a rebuilt request carries besides its input: the model, the instructions and the tools.
+//! Rollouts record the base instructions (`session_meta`) and each turn's model, not the tools,
+//! so tools are the built-in list of a catalog model, or unknown.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use codex_config::Features;
+use codex_core::request::LiteToolCatalog;
+use codex_core::request::ModelProviderKind;
+use codex_core::request::ResponsesRequest;
+use codex_core::request::ResponsesRequestInputs;
+use codex_core::request::build_responses_request;
+use codex_core::request::lite_prefix_items;
+use codex_core::request::prepare_outgoing_items;
+use codex_core::tools::BuiltinToolsConfig;
+use codex_core::tools::ToolSpec;
+use codex_core::tools::builtin_tools;
+use codex_models_manager::MetadataSource;
+use codex_models_manager::ModelCatalog;
+use codex_models_manager::ModelInfo;
+use codex_protocol::ResponseItem;
+use codex_protocol::SandboxPolicy;
+use codex_protocol::WebSearchMode;
+use codex_protocol::rollout::TurnContextItem;
+
+use super::InspectError;
+use super::model::ToolsOrigin;
+
+/// Model name used when no `turn_context` precedes a request.
+pub(super) const UNKNOWN_MODEL: &str = "unknown";
+
+/// Everything a request is built from except its input.
+#[derive(Debug)]
+pub(super) struct RequestSetup {
+    pub model: ModelInfo,
+    pub tools: Vec<ToolSpec>,
+    pub tools_origin: ToolsOrigin,
+    /// The body of a request with no input: its `instructions` and `tools` fields.
+    pub empty_body: ResponsesRequest,
+    /// The items every input starts with (Responses Lite: the tool catalog and the base
+    /// instructions), as recorded, before provider-specific rewriting.
+    input_prefix: Vec<ResponseItem>,
+    base_instructions: String,
+    thread_id: String,
+    provider: ModelProviderKind,
+}
+
+impl RequestSetup {
+    fn inputs<'a>(&'a self, input: &'a [ResponseItem]) -> ResponsesRequestInputs<'a> {
+        request_inputs(
+            &self.model,
+            &self.tools,
+            &self.base_instructions,
+            &self.thread_id,
+            self.provider,
+            input,
+        )
+    }
+
+    /// The whole request body for `input` (history as recorded).
+    pub fn build(&self, input: &[ResponseItem]) -> Result<ResponsesRequest, InspectError> {
+        Ok(build_responses_request(self.inputs(input))?)
+    }
+
+    /// The items every input of this setup starts with (Responses Lite), before provider-specific
+    /// rewriting.
+    pub fn input_prefix(&self) -> &[ResponseItem] {
+        &self.input_prefix
+    }
+
+    /// `item` as the provider receives it.
+    pub fn prepare(&self, item: &ResponseItem) -> ResponseItem {
+        let mut prepared = [item.clone()];
+        prepare_outgoing_items(&mut prepared, &self.inputs(&[]));
+        let [prepared] = prepared;
+        prepared
+    }
+}
+
+/// Setups by model and web-search mode, built once each.
+pub(super) struct RequestSetups<'c> {
+    catalog: &'c ModelCatalog,
+    base_instructions: String,
+    thread_id: String,
+    provider: ModelProviderKind,
+    built: HashMap<(String, WebSearchMode), Rc<RequestSetup>>,
+}
+
+impl<'c> RequestSetups<'c> {
+    pub fn new(
+        catalog: &'c ModelCatalog,
+        base_instructions: String,
+        thread_id: String,
+        provider: ModelProviderKind,
+    ) -> Self {
+        Self {
+            catalog,
+            base_instructions,
+            thread_id,
+            provider,
+            built: HashMap::new(),
+        }
+    }
+
+    /// The setup of a request made under `turn_context` (the newest one before it).
+    pub fn get(
+        &mut self,
+        turn_context: Option<&TurnContextItem>,
+    ) -> Result<Rc<RequestSetup>, InspectError> {
+        let slug = turn_context.map_or(UNKNOWN_MODEL, |context| context.model.as_str());
+        // Upstream searches live under full access and from its cache otherwise.
+        let web_search_mode = match turn_context.map(|context| &context.sandbox_policy) {
+            Some(SandboxPolicy::DangerFullAccess) => WebSearchMode::Live,
+            Some(_) | None => WebSearchMode::Cached,
+        };
+        let key = (slug.to_string(), web_search_mode);
+        if let Some(setup) = self.built.get(&key) {
+            return Ok(Rc::clone(setup));
+        }
+        let resolved = self.catalog.lookup(slug);
+        let (tools, tools_origin) = match resolved.source {
+            MetadataSource::Catalog { .. } => (
+                // Rollouts do not record features: upstream's defaults.
+                builtin_tools(&BuiltinToolsConfig::for_model(
+                    &resolved.info,
+                    web_search_mode,
+                    &Features::default(),
+                ))?,
+                ToolsOrigin::RebuiltBuiltin,
+            ),
+            MetadataSource::Fallback => (Vec::new(), ToolsOrigin::NotRecorded),
+        };
+        let empty_body = build_responses_request(request_inputs(
+            &resolved.info,
+            &tools,
+            &self.base_instructions,
+            &self.thread_id,
+            self.provider,
+            &[],
+        ))?;
+        let input_prefix = if resolved.info.use_responses_lite {
+            lite_prefix_items(
+                &self.thread_id,
+                &tools,
+                LiteToolCatalog::default(),
+                &self.base_instructions,
+            )?
+        } else {
+            Vec::new()
+        };
+        let setup = Rc::new(RequestSetup {
+            model: resolved.info,
+            tools,
+            tools_origin,
+            empty_body,
+            input_prefix,
+            base_instructions: self.base_instructions.clone(),
+            thread_id: self.thread_id.clone(),
+            provider: self.provider,
+        });
+        self.built.insert(key, Rc::clone(&setup));
+        Ok(setup)
+    }
+}
+
+fn request_inputs<'a>(
+    model: &'a ModelInfo,
+    tools: &'a [ToolSpec],
+    base_instructions: &'a str,
+    thread_id: &'a str,
+    provider: ModelProviderKind,
+    input: &'a [ResponseItem],
+) -> ResponsesRequestInputs<'a> {
+    let mut inputs = ResponsesRequestInputs::new(model, base_instructions, input, tools, thread_id);
+    inputs.provider = provider;
+    inputs
+}

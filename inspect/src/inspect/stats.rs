@@ -1,0 +1,199 @@
+//! Token totals by source and prefix reuse for request bodies a caller built (`request --stats`,
+//! `session run --stats`). Comparing a run with `--resend-full-context` against a normal run
+//! shows what world-state diffs save.
+
+use std::fmt::Write as _;
+
+use codex_core::context::fragments::base_instructions::BASE_INSTRUCTIONS;
+use codex_core::context::world_state::DEVELOPER_ROLE;
+use codex_core::request::ResponsesRequest;
+use codex_protocol::models::ContentItemKind;
+use codex_protocol::models::ResponseItem;
+use serde::Serialize;
+
+use super::classify::ClassifyContext;
+use super::classify::classify_item;
+use super::model::BreakReason;
+use super::model::CacheReport;
+use super::model::TokenBreakdown;
+use super::model::TokenSource;
+use super::summary::ItemLedger;
+use super::summary::break_at_item;
+use super::summary::break_before_input;
+use super::summary::percent;
+use super::text::breakdown_header;
+use super::text::breakdown_row;
+use super::text::reuse_cell;
+use super::tokens::TokenCounter;
+
+/// The o200k tokens of `request` when they exceed the model's `context_window`; `None` when it
+/// fits or the window is unknown. A request whose serialized body is no longer than the window
+/// cannot exceed it (every token is at least one byte of the text it covers), so only larger
+/// bodies are tokenized.
+pub fn context_window_excess(
+    request: &ResponsesRequest,
+    context_window: Option<i64>,
+) -> Option<usize> {
+    let window = usize::try_from(context_window?).ok()?;
+    let bytes = serde_json::to_vec(request).map_or(usize::MAX, |body| body.len());
+    if bytes <= window {
+        return None;
+    }
+    let tokens = request_stats(std::slice::from_ref(request)).total_tokens;
+    (tokens > window).then_some(tokens)
+}
+
+/// Statistics of a sequence of requests of one thread.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RequestStats {
+    pub requests: Vec<RequestStat>,
+    /// Tokens by source, summed over the requests.
+    pub totals: TokenBreakdown,
+    pub total_tokens: usize,
+    /// Tokens the previous request had already sent, summed over the requests.
+    pub prefix_tokens: usize,
+    pub prefix_percent: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RequestStat {
+    /// 1-based.
+    pub number: usize,
+    pub model: String,
+    pub input_items: usize,
+    pub tokens: TokenBreakdown,
+    pub total_tokens: usize,
+    /// `None` for the first request.
+    pub cache: Option<CacheReport>,
+}
+
+/// Token breakdown and prefix reuse of `requests`, each compared with the one before it.
+/// Items carried over from the previous request are counted once and reused.
+pub fn request_stats(requests: &[ResponsesRequest]) -> RequestStats {
+    let mut counter = TokenCounter::new();
+    let context = ClassifyContext {
+        instructions_provenance: "request input",
+    };
+    let mut ledger = ItemLedger::new();
+    let mut stats = Vec::with_capacity(requests.len());
+    let mut previous: Option<&ResponsesRequest> = None;
+    for (position, body) in requests.iter().enumerate() {
+        let carried = previous.map_or(0, |previous| {
+            previous
+                .input
+                .iter()
+                .zip(&body.input)
+                .take_while(|(before, now)| before == now)
+                .count()
+        });
+        ledger.keep(carried);
+        // Responses Lite moves the base instructions into the developer message right after the
+        // tool catalog; outgoing bodies carry no content kinds, so its place identifies it.
+        let lite_instructions_index = (body.instructions.is_empty()
+            && matches!(
+                body.input.first(),
+                Some(ResponseItem::AdditionalTools { .. })
+            ))
+        .then_some(1);
+        for (index, item) in body.input.iter().enumerate().skip(carried) {
+            let classified = match item {
+                ResponseItem::Message { role, content, .. }
+                    if Some(index) == lite_instructions_index && role == DEVELOPER_ROLE =>
+                {
+                    let mut annotated = item.clone();
+                    if let Some(slot) = annotated.metadata_slot_mut() {
+                        slot.get_or_insert_with(Default::default).content_item_kinds = Some(
+                            content
+                                .iter()
+                                .map(|_| ContentItemKind::new(BASE_INSTRUCTIONS.content_kind))
+                                .collect(),
+                        );
+                    }
+                    classify_item(index, &annotated, item, &context, &mut counter)
+                }
+                _ => classify_item(index, item, item, &context, &mut counter),
+            };
+            ledger.push(classified.tokens);
+        }
+        let instructions = counter.count(&body.instructions);
+        let tools = match &body.tools {
+            Some(tools) => counter.count(&serde_json::to_string(tools).unwrap_or_default()),
+            None => 0,
+        };
+        let tokens = ledger.breakdown(carried, instructions, tools);
+        let total_tokens = tokens.total();
+        let cache = previous.map(|previous| match break_before_input(previous, body) {
+            Some(broken) => CacheReport {
+                prefix_tokens: 0,
+                prefix_percent: 0.0,
+                prefix_items: 0,
+                prefix_break: Some(broken),
+            },
+            None => {
+                let prefix_tokens = instructions + tools + ledger.sum_of_first(carried).total();
+                CacheReport {
+                    prefix_tokens,
+                    prefix_percent: percent(prefix_tokens, total_tokens),
+                    prefix_items: carried,
+                    prefix_break: (carried < previous.input.len()).then(|| {
+                        break_at_item(
+                            BreakReason::HistoryRewritten,
+                            carried,
+                            previous.input.get(carried),
+                            body.input.get(carried),
+                        )
+                    }),
+                }
+            }
+        });
+        stats.push(RequestStat {
+            number: position + 1,
+            model: body.model.clone(),
+            input_items: body.input.len(),
+            tokens,
+            total_tokens,
+            cache,
+        });
+        previous = Some(body);
+    }
+    let mut totals = TokenBreakdown::default();
+    for stat in &stats {
+        for source in TokenSource::ALL {
+            totals.add(source, stat.tokens.get(source));
+        }
+    }
+    let total_tokens = totals.total();
+    let prefix_tokens = stats
+        .iter()
+        .filter_map(|stat| stat.cache.as_ref())
+        .map(|cache| cache.prefix_tokens)
+        .sum();
+    RequestStats {
+        requests: stats,
+        totals,
+        total_tokens,
+        prefix_tokens,
+        prefix_percent: percent(prefix_tokens, total_tokens),
+    }
+}
+
+/// The statistics as a table: one row per request, then the totals.
+pub fn render_request_stats(stats: &RequestStats) -> String {
+    let mut out = String::from("token statistics (o200k_base)\n");
+    out.push_str(&breakdown_header());
+    out.push_str("  prefix reuse\n");
+    for stat in &stats.requests {
+        out.push_str(&breakdown_row(
+            &format!("request {}", stat.number),
+            &stat.tokens,
+        ));
+        let _ = writeln!(out, "  {}", reuse_cell(stat.cache.as_ref()));
+    }
+    out.push_str(&breakdown_row("total", &stats.totals));
+    let _ = writeln!(
+        out,
+        "  {} tokens ({}%) reused",
+        stats.prefix_tokens, stats.prefix_percent
+    );
+    out
+}

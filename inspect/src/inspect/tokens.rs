@@ -1,0 +1,270 @@
+//! Exact o200k_base token counts, fast enough to count every item of a long rollout.
+//!
+//! tiktoken splits text into pieces with a regular expression and encodes each piece on its
+//! own, so a count is the sum of per-piece counts. For ASCII text this module finds the pieces
+//! with a hand-written scanner equivalent to the o200k pattern (tested against tiktoken) and
+//! remembers the count of every short piece it has seen; only unseen pieces go through the
+//! tokenizer. Text with any non-ASCII character is counted by the tokenizer directly.
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::hash::Hasher;
+
+use codex_core::context::fragments::o200k_token_count;
+
+/// Pieces longer than this are counted every time rather than remembered: long pieces are
+/// mostly one-off runs (hashes, base64) that would only fill the memo.
+const MEMO_MAX_PIECE_BYTES: usize = 32;
+
+/// Upper bound on remembered pieces, so a rollout full of unique strings cannot grow the memo
+/// without limit.
+const MEMO_MAX_PIECES: usize = 1 << 20;
+
+/// Counts o200k_base tokens the way tiktoken's `encode_ordinary` splits them (special-token
+/// spellings count as ordinary text). One counter per inspection: it keeps a memo of piece
+/// counts, so counting the same vocabulary again is cheap.
+#[derive(Debug, Default)]
+pub struct TokenCounter {
+    /// Counts of pieces up to [`PACKED_PIECE_BYTES`] long, keyed by their bytes packed into an
+    /// integer (with the length, so that trailing zero bytes cannot collide).
+    short: HashMap<u128, u32, BuildHasherDefault<PieceHasher>>,
+    long: HashMap<Box<str>, u32, BuildHasherDefault<PieceHasher>>,
+}
+
+/// Pieces this short are memoised under an integer key: no allocation, no byte comparison.
+const PACKED_PIECE_BYTES: usize = 15;
+
+/// FNV-1a: pieces are a few bytes long, where SipHash's setup dominates. The memo only holds
+/// text from the inspected rollout, so a collision-resistant hash buys nothing.
+#[derive(Debug)]
+struct PieceHasher(u64);
+
+impl Default for PieceHasher {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for PieceHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn write_u128(&mut self, key: u128) {
+        // Two multiply-xor rounds mix a packed piece well enough for a hash table.
+        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+        let mixed = (folded ^ (folded >> 32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = mixed ^ (mixed >> 29);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl TokenCounter {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The number of o200k_base tokens in `text`.
+    pub fn count(&mut self, text: &str) -> usize {
+        if !text.is_ascii() {
+            return o200k_token_count(text);
+        }
+        let bytes = text.as_bytes();
+        let mut total = 0;
+        let mut start = 0;
+        while start < bytes.len() {
+            let end = ascii_piece_end(bytes, start);
+            total += self.piece_count(&text[start..end]);
+            start = end;
+        }
+        total
+    }
+
+    fn piece_count(&mut self, piece: &str) -> usize {
+        // Every single byte is a token of its own in a byte-level vocabulary.
+        if piece.len() == 1 {
+            return 1;
+        }
+        if piece.len() <= PACKED_PIECE_BYTES {
+            let mut key = [0u8; 16];
+            key[..piece.len()].copy_from_slice(piece.as_bytes());
+            key[15] = piece.len() as u8;
+            let key = u128::from_le_bytes(key);
+            if let Some(count) = self.short.get(&key) {
+                return *count as usize;
+            }
+            let count = o200k_token_count(piece);
+            if self.short.len() < MEMO_MAX_PIECES
+                && let Ok(stored) = u32::try_from(count)
+            {
+                self.short.insert(key, stored);
+            }
+            return count;
+        }
+        if let Some(count) = self.long.get(piece) {
+            return *count as usize;
+        }
+        let count = o200k_token_count(piece);
+        if piece.len() <= MEMO_MAX_PIECE_BYTES
+            && self.long.len() < MEMO_MAX_PIECES
+            && let Ok(stored) = u32::try_from(count)
+        {
+            self.long.insert(piece.into(), stored);
+        }
+        count
+    }
+}
+
+fn is_space(byte: u8) -> bool {
+    matches!(byte, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ')
+}
+
+fn is_newline(byte: u8) -> bool {
+    byte == b'\r' || byte == b'\n'
+}
+
+/// Neither whitespace, letter nor digit: what `[^\s\p{L}\p{N}]` accepts among ASCII bytes.
+fn is_symbol(byte: u8) -> bool {
+    !is_space(byte) && !byte.is_ascii_alphanumeric()
+}
+
+/// End of the o200k piece that starts at `start` of ASCII `text` (`start < text.len()`).
+///
+/// The o200k pattern's alternatives, tried in order, restricted to ASCII (where every letter is
+/// either upper or lower case and there are no marks):
+/// 1. an optional non-letter, non-digit, non-newline byte, upper-case letters, lower-case
+///    letters (at least one of the two runs), then an optional English contraction;
+/// 2. one to three digits;
+/// 3. an optional space, a run of symbols, then any `\r`, `\n` and `/`;
+/// 4. whitespace up to the last line break of the run;
+/// 5. a whitespace run, less its last character when a non-space follows (`\s+(?!\S)`), or a
+///    single whitespace character.
+fn ascii_piece_end(text: &[u8], start: usize) -> usize {
+    let len = text.len();
+    let first = text[start];
+    let letters_from = if first.is_ascii_alphabetic() || first.is_ascii_digit() || is_newline(first)
+    {
+        start
+    } else {
+        start + 1
+    };
+    if letters_from < len && text[letters_from].is_ascii_alphabetic() {
+        let mut end = letters_from;
+        while end < len && text[end].is_ascii_uppercase() {
+            end += 1;
+        }
+        while end < len && text[end].is_ascii_lowercase() {
+            end += 1;
+        }
+        return end + contraction_len(&text[end..]);
+    }
+    if first.is_ascii_digit() {
+        let mut end = start;
+        while end < len && end - start < 3 && text[end].is_ascii_digit() {
+            end += 1;
+        }
+        return end;
+    }
+    let symbols_from = if first == b' ' { start + 1 } else { start };
+    if symbols_from < len && is_symbol(text[symbols_from]) {
+        let mut end = symbols_from;
+        while end < len && is_symbol(text[end]) {
+            end += 1;
+        }
+        while end < len && (is_newline(text[end]) || text[end] == b'/') {
+            end += 1;
+        }
+        return end;
+    }
+    let mut run_end = start;
+    let mut last_line_break = None;
+    while run_end < len && is_space(text[run_end]) {
+        if is_newline(text[run_end]) {
+            last_line_break = Some(run_end);
+        }
+        run_end += 1;
+    }
+    match last_line_break {
+        Some(line_break) => line_break + 1,
+        None if run_end < len && run_end - start > 1 => run_end - 1,
+        None => run_end.max(start + 1),
+    }
+}
+
+/// Length of an English contraction (`'s`, `'t`, `'re`, `'ve`, `'m`, `'ll`, `'d`, any case) at
+/// the start of `rest`, else 0.
+fn contraction_len(rest: &[u8]) -> usize {
+    if rest.first() != Some(&b'\'') {
+        return 0;
+    }
+    let lower = |index: usize| rest.get(index).map(u8::to_ascii_lowercase);
+    match (lower(1), lower(2)) {
+        (Some(b's' | b't' | b'm' | b'd'), _) => 2,
+        (Some(b'r'), Some(b'e')) | (Some(b'v'), Some(b'e')) | (Some(b'l'), Some(b'l')) => 3,
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pretty_assertions::assert_eq;
+
+    use super::*;
+
+    fn pieces(text: &str) -> Vec<&str> {
+        let mut pieces = Vec::new();
+        let mut start = 0;
+        while start < text.len() {
+            let end = ascii_piece_end(text.as_bytes(), start);
+            pieces.push(&text[start..end]);
+            start = end;
+        }
+        pieces
+    }
+
+    #[test]
+    fn ascii_pieces_follow_the_o200k_pattern() {
+        assert_eq!(
+            pieces("Hello  world's 12345 !!\n\n  x\t/y HTTPServer"),
+            vec![
+                "Hello",
+                " ",
+                " world's",
+                " ",
+                "123",
+                "45",
+                " !!\n\n",
+                " ",
+                " x",
+                "\t",
+                "/y",
+                " HTTPServer"
+            ]
+        );
+    }
+
+    #[test]
+    fn every_text_is_counted_like_tiktoken() {
+        let alphabet: Vec<char> = "aZq \t\n\r\u{b}\u{c}09'sLlVeTmDR!?.,/-_(){}<>\"é—😀"
+            .chars()
+            .collect();
+        let mut counter = TokenCounter::new();
+        let mut state: u64 = 7;
+        for length in 0..4000 {
+            let text: String = (0..length % 48)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    alphabet[(state >> 33) as usize % alphabet.len()]
+                })
+                .collect();
+            assert_eq!(counter.count(&text), o200k_token_count(&text), "{text:?}");
+        }
+    }
+}

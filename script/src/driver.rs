@@ -1,0 +1,502 @@
+//! [`ScriptedSession`]: a [`Session`] driven one scripted turn at a time, building each turn's
+//! context from configuration and each turn's request as the harness would send it.
+//!
+//! Ids are reproducible across resumes: with a `seed`, the id generator restarts before the
+//! thread's identity is drawn and again before every turn, from a stream chosen by the seed and
+//! the turn's position in the thread. A thread resumed from its rollout before turn k therefore
+//! draws exactly the ids it would have drawn running straight through.
+
+mod turn_flow;
+
+use std::sync::Arc;
+
+use codex_config::Config;
+use codex_config::ConfigEnv;
+use codex_config::LocalFileSystem;
+use codex_config::discover_agents_md_blocking;
+use codex_core::context::world_state::WorldStateSnapshot;
+use codex_core::first_turn::build_turn_request;
+use codex_core::ids::IdGenerator;
+use codex_core::request::ContentItemKindsPolicy;
+use codex_core::request::ResponsesRequest;
+use codex_core::rollout::ForkPoint;
+use codex_core::rollout::LoadedLine;
+use codex_core::rollout::LoadedRollout;
+use codex_core::rollout::ReconstructWarning;
+use codex_core::rollout::ReconstructedSession;
+use codex_core::rollout::fork;
+use codex_core::rollout::reconstruct;
+use codex_core::session::ResumedSession;
+use codex_core::session::Session;
+use codex_core::session::SessionInit;
+use codex_core::turn_context::PreviousTurnSettings;
+use codex_core::turn_context::TurnContext;
+use codex_core::turn_context::TurnContextSources;
+use codex_models_manager::ModelCatalog;
+use codex_prompts::TemplateSet;
+use codex_protocol::BaseInstructions;
+use codex_protocol::RolloutItem;
+use codex_protocol::rollout::RolloutLine;
+use codex_protocol::rollout::TOKEN_COUNT_EVENT_TYPE;
+use codex_protocol::rollout::TokenUsageInfo;
+
+use super::CodexHome;
+use super::ScriptError;
+use super::ScriptSink;
+use super::TurnResponder;
+use super::TurnScript;
+use super::thread::IdStream;
+use super::thread::MetaInputs;
+use super::thread::ThreadIdentity;
+use super::thread::first_session_meta;
+use super::thread::last_turn_context;
+use super::thread::report_unread_line_types;
+use super::thread::seed_stream;
+use super::thread::session_meta;
+use turn_flow::EventState;
+
+/// What every scripted session runs against besides its settings.
+#[derive(Debug, Clone)]
+pub struct SessionEnvironment {
+    pub catalog: ModelCatalog,
+    pub templates: TemplateSet,
+    pub codex_home: CodexHome,
+    /// The process environment: unpinned date, time zone and shell come from here, and
+    /// `current_dir` is the working directory when no setting names one.
+    pub config_env: ConfigEnv,
+}
+
+/// How a turn tells the model about its settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ContextMode {
+    /// Full context on the first turn (and after compaction), then only what changed.
+    #[default]
+    Diffs,
+    /// Full context on every turn, appended as if the session had no baseline: the comparison
+    /// point for what diffs save.
+    ResendFullContext,
+}
+
+/// One request a scripted session sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScriptRequest {
+    /// The turn's 0-based position in the thread (every `task_started` of its rollout counts).
+    pub turn: usize,
+    /// The sampling step within the turn, from 0: a turn whose first response calls tools
+    /// sends a second request with their outputs.
+    pub step: usize,
+    pub body: ResponsesRequest,
+    /// The base instructions in effect (layouts show them as a placeholder).
+    pub base_instructions: String,
+    /// The context window of the model the request is for, when its catalog entry gives one.
+    pub context_window: Option<i64>,
+    /// The world-state baseline once the turn's context updates were recorded.
+    pub world_state: Option<WorldStateSnapshot>,
+}
+
+/// Receives each request of a scripted session as soon as it is built, before the model is
+/// asked for its response: a run printing them as they come has shown every request before a
+/// failure, a kill or an endpoint that never answers.
+///
+/// Implementations must take requests in the order given (turn by turn, step by step within a
+/// turn) and keep no more of them than they need. An error stops the run; the requests handed
+/// over before it stay handed over.
+pub trait RequestSink {
+    fn request(&mut self, request: &ScriptRequest) -> Result<(), ScriptError>;
+}
+
+/// Requests kept in memory, in order.
+impl RequestSink for Vec<ScriptRequest> {
+    fn request(&mut self, request: &ScriptRequest) -> Result<(), ScriptError> {
+        self.push(request.clone());
+        Ok(())
+    }
+}
+
+/// A session whose turns come from a script (or the command line).
+pub struct ScriptedSession<'env> {
+    env: &'env SessionEnvironment,
+    session: Session<ScriptSink>,
+    ids: Arc<IdGenerator>,
+    identity: ThreadIdentity,
+    base_instructions: BaseInstructions,
+    previous_turn: Option<PreviousTurnSettings>,
+    turns_started: usize,
+    mode: ContextMode,
+    /// What earlier turns' events left behind (approved prefixes, the last time reminder).
+    events: EventState,
+    /// Lines of the thread written before this session started (a resumed rollout), which the
+    /// sink does not hold; [`ScriptedSession::reload`] reads them with the sink's.
+    earlier_lines: Vec<RolloutLine>,
+    /// The thread's token usage so far (the last `token_count` info); a resumed thread goes on
+    /// from the one its rollout recorded last.
+    token_usage: Option<TokenUsageInfo>,
+}
+
+impl std::fmt::Debug for ScriptedSession<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScriptedSession")
+            .field("session", &self.session)
+            .field("identity", &self.identity)
+            .field("turns_started", &self.turns_started)
+            .field("mode", &self.mode)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'env> ScriptedSession<'env> {
+    /// A new thread configured by `config`: draws its identity and writes its `session_meta`.
+    pub fn start(
+        env: &'env SessionEnvironment,
+        config: &Config,
+        sink: ScriptSink,
+        mode: ContextMode,
+    ) -> Result<Self, ScriptError> {
+        let ids = Arc::new(IdGenerator::live());
+        seed_stream(&ids, config, IdStream::Identity)?;
+        let drawn = TurnContext::from_config(config, sources(env, &ids, None), None)?;
+        let identity = ThreadIdentity {
+            thread_id: drawn.thread_id,
+            installation_id: drawn.installation_id,
+            window_id: drawn.token_budget.window_id,
+        };
+        let base_instructions = drawn.base_instructions.instructions().clone();
+        let meta = session_meta(MetaInputs {
+            identity: &identity,
+            cwd: config.cwd.clone(),
+            model_provider: Some(config.model_provider.id.clone()),
+            base_instructions: Some(base_instructions.clone()),
+            timestamp: ids.rollout_timestamp(),
+            forked_from: None,
+        });
+        let mut session =
+            Session::new(session_init(env, &ids, &identity, &base_instructions), sink);
+        session.record_session_meta(meta)?;
+        Ok(Self {
+            env,
+            session,
+            ids,
+            identity,
+            base_instructions,
+            previous_turn: None,
+            turns_started: 0,
+            mode,
+            events: EventState::default(),
+            earlier_lines: Vec::new(),
+            token_usage: None,
+        })
+    }
+
+    /// Continues the thread `rollout` holds, writing new lines to `sink` (which should append
+    /// to that rollout, or keep them in memory). `config` is the next turn's configuration.
+    pub fn resume(
+        env: &'env SessionEnvironment,
+        rollout: &LoadedRollout,
+        config: &Config,
+        sink: ScriptSink,
+        mode: ContextMode,
+    ) -> Result<Self, ScriptError> {
+        let ids = Arc::new(IdGenerator::live());
+        seed_stream(&ids, config, IdStream::Identity)?;
+        let reconstructed = reconstruct(rollout);
+        let drawn = TurnContext::from_config(
+            config,
+            sources(env, &ids, reconstructed.base_instructions.as_ref()),
+            None,
+        )?;
+        let mut session =
+            Self::continue_from(env, ids, drawn, &rollout.lines, reconstructed, sink, mode)?;
+        session.earlier_lines = rollout
+            .lines
+            .iter()
+            .map(|loaded| loaded.line.clone())
+            .collect();
+        Ok(session)
+    }
+
+    /// A new thread branching off `parent` at `point`: its `session_meta` and the copied parent
+    /// lines go to `sink` first.
+    pub fn fork(
+        env: &'env SessionEnvironment,
+        parent: &LoadedRollout,
+        point: ForkPoint,
+        config: &Config,
+        mut sink: ScriptSink,
+        mode: ContextMode,
+    ) -> Result<Self, ScriptError> {
+        let ids = Arc::new(IdGenerator::live());
+        seed_stream(&ids, config, IdStream::Identity)?;
+        let parent_meta = first_session_meta(parent);
+        let recorded = parent_meta.and_then(|meta| meta.base_instructions.as_ref());
+        let drawn = TurnContext::from_config(config, sources(env, &ids, recorded), None)?;
+        let identity = ThreadIdentity {
+            thread_id: drawn.thread_id.clone(),
+            installation_id: drawn.installation_id.clone(),
+            window_id: drawn.token_budget.window_id.clone(),
+        };
+        let base_instructions = recorded
+            .cloned()
+            .unwrap_or_else(|| drawn.base_instructions.instructions().clone());
+        let parent_id = parent_meta.map(|meta| meta.id.as_str());
+        let meta = session_meta(MetaInputs {
+            identity: &identity,
+            cwd: config.cwd.clone(),
+            model_provider: Some(config.model_provider.id.clone()),
+            base_instructions: Some(base_instructions.clone()),
+            timestamp: ids.rollout_timestamp(),
+            forked_from: parent_id,
+        });
+        let forked = fork(parent, meta, &ids.rollout_timestamp(), point);
+        for loaded in &forked.rollout.lines {
+            codex_core::session::RolloutSink::append(&mut sink, loaded.line.clone()).map_err(
+                |error| ScriptError::Session(codex_core::session::SessionError::Rollout(error)),
+            )?;
+        }
+        Self::continue_from(
+            env,
+            ids,
+            drawn,
+            &forked.rollout.lines,
+            forked.session,
+            sink,
+            mode,
+        )
+    }
+
+    /// The session rebuilt from the lines it wrote so far, as a later `resume` would see them;
+    /// new lines keep going to the same sink.
+    pub fn reload(self, config: &Config) -> Result<Self, ScriptError> {
+        let env = self.env;
+        let mode = self.mode;
+        let earlier_lines = self.earlier_lines;
+        let sink = self.session.into_sink();
+        let mut text = Vec::new();
+        for line in earlier_lines.iter().chain(sink.lines()) {
+            serde_json::to_writer(&mut text, line)
+                .map_err(|error| ScriptError::Reload(error.into()))?;
+            text.push(b'\n');
+        }
+        let loaded =
+            codex_core::rollout::parse_rollout(text.as_slice()).map_err(ScriptError::Reload)?;
+        let mut session = Self::resume(env, &loaded, config, sink, mode)?;
+        session.earlier_lines = earlier_lines;
+        Ok(session)
+    }
+
+    fn continue_from(
+        env: &'env SessionEnvironment,
+        ids: Arc<IdGenerator>,
+        drawn: TurnContext,
+        lines: &[LoadedLine],
+        reconstructed: ReconstructedSession,
+        sink: ScriptSink,
+        mode: ContextMode,
+    ) -> Result<Self, ScriptError> {
+        if reconstructed
+            .warnings
+            .contains(&ReconstructWarning::MissingSessionMeta)
+        {
+            tracing::warn!(
+                "{}; the thread gets a new id and the current model's instructions",
+                ReconstructWarning::MissingSessionMeta
+            );
+        }
+        report_unread_line_types(lines);
+        let meta = reconstructed.session_meta.as_ref();
+        let identity = ThreadIdentity {
+            thread_id: meta.map_or(drawn.thread_id, |meta| meta.id.clone()),
+            installation_id: drawn.installation_id,
+            window_id: meta
+                .and_then(|meta| meta.context_window.as_ref()?.get("window_id")?.as_str())
+                .map_or(drawn.token_budget.window_id, str::to_string),
+        };
+        let base_instructions = reconstructed
+            .base_instructions
+            .clone()
+            .unwrap_or_else(|| drawn.base_instructions.instructions().clone());
+        let last_settings = last_turn_context(&reconstructed, lines);
+        let previous_turn = reconstructed
+            .previous_turn_settings
+            .as_ref()
+            .map(|settings| PreviousTurnSettings {
+                model: settings.model.clone(),
+                personality: last_settings.and_then(|item| item.personality),
+            });
+        let turns_started = lines
+            .iter()
+            .filter(|loaded| loaded.line.item.event_msg_type() == Some("task_started"))
+            .count();
+        let session = Session::resume(
+            session_init(env, &ids, &identity, &base_instructions),
+            ResumedSession {
+                history: reconstructed.history,
+                reference_context_item: reconstructed.reference_context_item,
+                world_state_baseline: reconstructed
+                    .world_state_baseline
+                    .map(|baseline| baseline.into_iter().collect()),
+            },
+            sink,
+        );
+        let events = EventState::resumed(session.world_state_baseline());
+        let token_usage = lines
+            .iter()
+            .rev()
+            .find(|loaded| loaded.line.item.event_msg_type() == Some(TOKEN_COUNT_EVENT_TYPE))
+            .and_then(|loaded| match &loaded.line.item {
+                RolloutItem::Other { payload, .. } => {
+                    serde_json::from_value(payload.get("info")?.clone()).ok()
+                }
+                RolloutItem::SessionMeta(_)
+                | RolloutItem::ResponseItem(_)
+                | RolloutItem::TurnContext(_)
+                | RolloutItem::WorldState(_)
+                | RolloutItem::Compacted(_) => None,
+            });
+        Ok(Self {
+            env,
+            session,
+            ids,
+            identity,
+            base_instructions,
+            previous_turn,
+            turns_started,
+            mode,
+            events,
+            earlier_lines: Vec::new(),
+            token_usage,
+        })
+    }
+
+    /// Applies a settings operation: the thread runs under `config` from now on. Once the
+    /// thread has run a turn (upstream writes a new thread's rollout with its first turn), the
+    /// operation is recorded as a `thread_settings_applied` event, even when it changes
+    /// nothing; before that it only shapes the first turn. The event is drawn from the next
+    /// turn's id stream, so a resumed thread writes it exactly as a straight run does.
+    pub fn apply_settings(&mut self, config: &Config) -> Result<(), ScriptError> {
+        if self.turns_started == 0 {
+            return Ok(());
+        }
+        seed_stream(&self.ids, config, IdStream::Turn(self.turns_started))?;
+        let mut settings = TurnContext::from_config(
+            config,
+            sources(self.env, &self.ids, Some(&self.base_instructions)),
+            None,
+        )?;
+        // The thread keeps its personality setting while the personality feature is off; the
+        // feature only keeps it out of the model's context.
+        settings.personality = config.effective_personality();
+        Ok(self.session.record_thread_settings_applied(&settings)?)
+    }
+
+    /// Runs one turn under `config` and returns its first request: compaction when the turn
+    /// asks for it, the context updates, the user's message, the model's output from
+    /// `responder`, the turn's events and its end. A turn whose first response calls tools
+    /// sends more requests; [`ScriptedSession::run_turn_steps`] hands them all over.
+    pub fn run_turn(
+        &mut self,
+        config: &Config,
+        turn: &TurnScript,
+        responder: &mut dyn TurnResponder,
+    ) -> Result<ScriptRequest, ScriptError> {
+        // The first request is returned; later steps' requests are not kept.
+        let mut unused = Vec::new();
+        self.play_turn(config, turn, responder, &mut unused)
+    }
+
+    /// The lines written so far by this process.
+    pub fn lines(&self) -> &[RolloutLine] {
+        self.session.sink().lines()
+    }
+
+    pub fn into_sink(self) -> ScriptSink {
+        self.session.into_sink()
+    }
+
+    pub fn session(&self) -> &Session<ScriptSink> {
+        &self.session
+    }
+
+    /// Drops the reference turn context and the world-state baseline, so the next turn sends
+    /// full context again.
+    fn forget_baseline(&mut self) {
+        if self.session.reference_context_item().is_none() {
+            return;
+        }
+        let init = session_init(self.env, &self.ids, &self.identity, &self.base_instructions);
+        let placeholder = Session::new(init.clone(), ScriptSink::memory());
+        let session = std::mem::replace(&mut self.session, placeholder);
+        let history = session.history().items().to_vec();
+        self.session = Session::resume(
+            init,
+            ResumedSession {
+                history,
+                reference_context_item: None,
+                world_state_baseline: None,
+            },
+            session.into_sink(),
+        );
+    }
+
+    /// The turn's context: `config` with the AGENTS.md of its cwd, on this thread's identity and
+    /// instructions, after the previous turn's settings.
+    fn turn_context(&self, config: &Config) -> Result<TurnContext, ScriptError> {
+        let mut request = config.agents_md_request("");
+        request.codex_home = self.env.codex_home.agents_md_home();
+        // Discovery logs some of its warnings itself; each one is reported once below.
+        let discovery = tracing::subscriber::with_default(
+            tracing::subscriber::NoSubscriber::default(),
+            || discover_agents_md_blocking(&request, Arc::new(LocalFileSystem)),
+        )?;
+        for warning in &discovery.warnings {
+            tracing::warn!("{warning}");
+        }
+        let mut turn = TurnContext::from_config(
+            config,
+            sources(self.env, &self.ids, Some(&self.base_instructions)),
+            Some(discovery),
+        )?;
+        turn.thread_id = self.identity.thread_id.clone();
+        turn.installation_id = self.identity.installation_id.clone();
+        turn.token_budget.first_window_id = self.identity.window_id.clone();
+        turn.token_budget.window_id = self.identity.window_id.clone();
+        turn.previous_turn = self.previous_turn.clone();
+        Ok(turn)
+    }
+
+    fn build_request(&self, turn: &TurnContext) -> Result<ResponsesRequest, ScriptError> {
+        Ok(build_turn_request(
+            turn,
+            self.session.build_prompt_input(),
+            turn.builtin_tools()?,
+            &self.ids,
+            ContentItemKindsPolicy::Strip,
+        )?)
+    }
+}
+
+fn sources<'a>(
+    env: &'a SessionEnvironment,
+    ids: &'a IdGenerator,
+    recorded: Option<&'a BaseInstructions>,
+) -> TurnContextSources<'a> {
+    TurnContextSources {
+        catalog: &env.catalog,
+        templates: &env.templates,
+        ids,
+        recorded_base_instructions: recorded,
+    }
+}
+
+fn session_init(
+    env: &SessionEnvironment,
+    ids: &Arc<IdGenerator>,
+    identity: &ThreadIdentity,
+    base_instructions: &BaseInstructions,
+) -> SessionInit {
+    SessionInit {
+        thread_id: identity.thread_id.clone(),
+        base_instructions: base_instructions.clone(),
+        templates: env.templates.clone(),
+        ids: Arc::clone(ids),
+    }
+}

@@ -1,0 +1,394 @@
+//! One scripted turn, sampling step by sampling step, with its [`TurnEvents`] recorded where
+//! upstream Codex records them (session_assembly §3.1, fragments.md §2.1):
+//!
+//! 1. a `shell` command runs first as a task of its own (no context updates);
+//! 2. the turn starts, its context updates are recorded, then changed `additional_context`
+//!    entries, the user's message and the `hook_context` texts (the turn's input);
+//! 3. before the first request: the `subagent_status` notification (input that arrived while
+//!    the turn was starting) and the current-time reminder;
+//! 4. the first response: the scripted `tool_calls`, or the responder's output;
+//! 5. while the tools run: the `network_rule` notice and the `approve_prefix` approval; then the
+//!    tool outputs, and the response's `token_count` (scripted responses use no tokens);
+//! 6. `interrupt` ends the turn here (`<turn_aborted>` marker, `turn_aborted` event);
+//! 7. after tool calls, a second sampling step: reminder when due, the world-state changes
+//!    since the first step (an approved prefix), the second request, the responder's output and
+//!    its `token_count`.
+
+use std::collections::BTreeSet;
+
+use codex_config::Config;
+use codex_context_fragments::ContextualUserFragment;
+use codex_core::context::fragments::additional_context_developer::AdditionalContextDeveloper;
+use codex_core::context::fragments::additional_context_user::ADDITIONAL_CONTENT_KIND_PREFIX;
+use codex_core::context::fragments::additional_context_user::AdditionalContextKey;
+use codex_core::context::fragments::additional_context_user::AdditionalContextUser;
+use codex_core::context::fragments::current_time_reminder::CurrentTimeReminder;
+use codex_core::context::fragments::hook_additional_context::HookAdditionalContext;
+use codex_core::context::fragments::network_rule_saved::NetworkRuleSaved;
+use codex_core::context::fragments::subagent_notification::SubagentNotification;
+use codex_core::context::fragments::turn_aborted::TurnAborted;
+use codex_core::context::fragments::turn_aborted::TurnAbortedAudience;
+use codex_core::context::fragments::user_shell_command::UserShellCommand;
+use codex_core::context::world_state::WorldStateSnapshot;
+use codex_core::session::TurnAbortReason;
+use codex_core::turn_context::PreviousTurnSettings;
+use codex_core::turn_context::TurnContext;
+use codex_protocol::ContentItem;
+use codex_protocol::ContentItemKind;
+use codex_protocol::FunctionCallOutputPayload;
+use codex_protocol::ResponseItem;
+use codex_protocol::rollout::TokenUsage;
+use codex_protocol::rollout::TokenUsageInfo;
+use jiff::Timestamp;
+
+use super::RequestSink;
+use super::ScriptRequest;
+use super::ScriptedSession;
+use crate::ScriptError;
+use crate::TurnResponder;
+use crate::TurnScript;
+use crate::events::AdditionalContextEntry;
+use crate::events::ContextTrust;
+use crate::events::ScriptedToolCall;
+use crate::events::TimeReminder;
+use crate::events::TurnEnding;
+use crate::events::UserShellCommandRun;
+use crate::thread::IdStream;
+use crate::thread::seed_stream;
+
+/// World-state sections whose snapshots hold approved command prefixes.
+const PERMISSIONS_SECTION: &str = "permissions";
+const APPROVED_PREFIXES_SECTION: &str = "approved_command_prefixes";
+
+/// What earlier turns' events leave behind for later ones.
+#[derive(Debug, Clone, Default)]
+pub(super) struct EventState {
+    /// Every prefix approved so far; a resumed thread reads them back from its world state.
+    approved_prefixes: BTreeSet<Vec<String>>,
+    /// When the current context window last got a time reminder. Kept in memory only, as
+    /// upstream does: a resumed thread sends its next reminder at its first request.
+    last_time_reminder: Option<Timestamp>,
+}
+
+impl EventState {
+    /// The state a thread resumed with `baseline` continues from.
+    pub(super) fn resumed(baseline: Option<&WorldStateSnapshot>) -> Self {
+        let mut approved_prefixes = BTreeSet::new();
+        if let Some(baseline) = baseline {
+            let recorded = [
+                baseline
+                    .get(PERMISSIONS_SECTION)
+                    .and_then(|section| section.get(APPROVED_PREFIXES_SECTION)),
+                baseline.get(APPROVED_PREFIXES_SECTION),
+            ];
+            for prefixes in recorded.into_iter().flatten() {
+                if let Ok(prefixes) = serde_json::from_value::<Vec<Vec<String>>>(prefixes.clone()) {
+                    approved_prefixes.extend(prefixes);
+                }
+            }
+        }
+        Self {
+            approved_prefixes,
+            last_time_reminder: None,
+        }
+    }
+}
+
+impl ScriptedSession<'_> {
+    /// Runs one turn under `config` (compaction when it asks, its events, the context updates,
+    /// the user's message, the model's output from `responder` or its scripted tool calls, the
+    /// turn's end), handing every request it sends (one per sampling step) to `requests` as
+    /// soon as it is built.
+    pub fn run_turn_steps(
+        &mut self,
+        config: &Config,
+        turn: &TurnScript,
+        responder: &mut dyn TurnResponder,
+        requests: &mut dyn RequestSink,
+    ) -> Result<(), ScriptError> {
+        self.play_turn(config, turn, responder, requests).map(drop)
+    }
+
+    /// [`ScriptedSession::run_turn_steps`], returning the turn's first request too.
+    pub(super) fn play_turn(
+        &mut self,
+        config: &Config,
+        turn: &TurnScript,
+        responder: &mut dyn TurnResponder,
+        requests: &mut dyn RequestSink,
+    ) -> Result<ScriptRequest, ScriptError> {
+        seed_stream(&self.ids, config, IdStream::Turn(self.turns_started))?;
+        if let Some(summary) = &turn.compact {
+            self.session.compact(summary)?;
+            // A compacted history starts a new context window.
+            self.events.last_time_reminder = None;
+        }
+        match self.mode {
+            super::ContextMode::Diffs => {}
+            super::ContextMode::ResendFullContext => self.forget_baseline(),
+        }
+        // The shell task runs first, so its id is drawn first.
+        let shell_task = turn
+            .events
+            .shell
+            .as_ref()
+            .map(|run| (self.ids.turn_id().to_string(), run));
+        let mut context = self.turn_context(config)?;
+        context.approved_command_prefixes = self.events.approved_prefixes.iter().cloned().collect();
+        if let Some((task_id, run)) = shell_task {
+            self.run_user_shell_command(&context, task_id, run)?;
+        }
+        let position = self.turns_started;
+        self.session.start_turn(&context)?;
+        self.turns_started += 1;
+        self.session
+            .record_context_updates_and_set_reference_context_item(&context)?;
+        let world_state = self.session.world_state_baseline().cloned();
+        if let Some(entries) = &turn.events.additional_context {
+            self.record_additional_context(entries)?;
+        }
+        self.session.record_user_message(&turn.user)?;
+        let templates = &self.env.templates;
+        let hook_context = turn
+            .events
+            .hook_context
+            .iter()
+            .map(|text| HookAdditionalContext::new(text, templates).into_response_item())
+            .collect();
+        self.session.record_injected_items(hook_context)?;
+        self.previous_turn = Some(PreviousTurnSettings {
+            model: context.model.slug.clone(),
+            personality: context.personality,
+        });
+
+        if let Some(notice) = &turn.events.subagent_status {
+            let fragment = SubagentNotification::new(&notice.agent_path, &notice.status, templates);
+            self.session
+                .record_injected_items(vec![fragment.into_response_item()])?;
+        }
+        self.record_time_reminder_if_due(config, turn.events.time_reminder)?;
+        let first = self.step_request(position, 0, &context, world_state)?;
+        requests.request(&first)?;
+        let (outputs, usage) = match turn.events.tool_calls.as_slice() {
+            [] => {
+                let response = responder.respond(turn, &first.body)?;
+                self.session.record_model_output(response.items)?;
+                (Vec::new(), response.usage)
+            }
+            calls => (self.record_tool_calls(calls)?, Some(TokenUsage::default())),
+        };
+        if let Some(rule) = &turn.events.network_rule {
+            let fragment = NetworkRuleSaved::new(rule.action, &rule.host, &self.env.templates);
+            self.session
+                .record_injected_items(vec![fragment.into_response_item()])?;
+        }
+        if let Some(prefix) = &turn.events.approve_prefix {
+            self.events.approved_prefixes.insert(prefix.clone());
+        }
+        self.session.record_injected_items(outputs)?;
+        self.record_token_count(&context, usage)?;
+        match turn.events.ending {
+            TurnEnding::Completed => {}
+            TurnEnding::Interrupted => {
+                let marker = TurnAborted::new(TurnAbortedAudience::User, &self.env.templates);
+                self.session
+                    .record_injected_items(vec![marker.into_response_item()])?;
+                self.session.abort_turn(TurnAbortReason::Interrupted)?;
+                return Ok(first);
+            }
+        }
+        if !turn.events.tool_calls.is_empty() {
+            context.approved_command_prefixes =
+                self.events.approved_prefixes.iter().cloned().collect();
+            self.record_time_reminder_if_due(config, TimeReminder::WhenDue)?;
+            self.session.record_step_world_state_if_changed(&context)?;
+            let world_state = self.session.world_state_baseline().cloned();
+            let request = self.step_request(position, 1, &context, world_state)?;
+            requests.request(&request)?;
+            let response = responder.respond(turn, &request.body)?;
+            self.session.record_model_output(response.items)?;
+            self.record_token_count(&context, response.usage)?;
+        }
+        self.session.complete_turn()?;
+        Ok(first)
+    }
+
+    fn step_request(
+        &self,
+        position: usize,
+        step: usize,
+        context: &TurnContext,
+        world_state: Option<WorldStateSnapshot>,
+    ) -> Result<ScriptRequest, ScriptError> {
+        Ok(ScriptRequest {
+            turn: position,
+            step,
+            body: self.build_request(context)?,
+            base_instructions: context.base_instructions.text().to_string(),
+            context_window: context.model.context_window,
+            world_state,
+        })
+    }
+
+    /// Adds a response's usage to the thread's total and records the total (`token_count`); a
+    /// response without usage records the total unchanged.
+    fn record_token_count(
+        &mut self,
+        context: &TurnContext,
+        usage: Option<TokenUsage>,
+    ) -> Result<(), ScriptError> {
+        if let Some(usage) = usage {
+            self.token_usage = Some(TokenUsageInfo::after_response(
+                self.token_usage.as_ref(),
+                usage,
+                context.model.usable_context_window(),
+            ));
+        }
+        Ok(self.session.record_token_count(self.token_usage.as_ref())?)
+    }
+
+    /// `!command` while no turn runs: a task of its own that records the command and its
+    /// result as a user message, without context updates.
+    fn run_user_shell_command(
+        &mut self,
+        context: &TurnContext,
+        task_id: String,
+        run: &UserShellCommandRun,
+    ) -> Result<(), ScriptError> {
+        let mut task = context.clone();
+        task.turn_id = task_id;
+        self.session.start_turn(&task)?;
+        self.turns_started += 1;
+        let fragment = UserShellCommand::new(
+            &run.command,
+            run.exit_code,
+            run.duration,
+            &run.output,
+            &self.env.templates,
+        );
+        self.session
+            .record_injected_items(vec![fragment.into_response_item()])?;
+        self.session.complete_turn()?;
+        Ok(())
+    }
+
+    /// Records each entry whose rendering differs from the newest one history holds for its
+    /// key, one message per key in key order.
+    fn record_additional_context(
+        &mut self,
+        entries: &std::collections::BTreeMap<AdditionalContextKey, AdditionalContextEntry>,
+    ) -> Result<(), ScriptError> {
+        let templates = &self.env.templates;
+        let mut changed = Vec::new();
+        for (key, entry) in entries {
+            let item = match entry.trust {
+                ContextTrust::Untrusted => {
+                    AdditionalContextUser::new(key.clone(), &entry.value, templates)
+                        .into_response_item()
+                }
+                ContextTrust::Application => {
+                    AdditionalContextDeveloper::new(key.clone(), &entry.value, templates)
+                        .into_response_item()
+                }
+            };
+            if latest_additional_context(self.session.history().items(), key) != content_of(&item) {
+                changed.push(item);
+            }
+        }
+        Ok(self.session.record_injected_items(changed)?)
+    }
+
+    /// Reads the clock when a reminder may be due and records one when it is.
+    fn record_time_reminder_if_due(
+        &mut self,
+        config: &Config,
+        request: TimeReminder,
+    ) -> Result<(), ScriptError> {
+        let interval = config.current_time_reminder_interval;
+        if request == TimeReminder::WhenDue && interval.is_none() {
+            return Ok(());
+        }
+        let now = self.ids.now();
+        let due = match (request, self.events.last_time_reminder, interval) {
+            (TimeReminder::Requested, _, _) | (TimeReminder::WhenDue, None, _) => true,
+            (TimeReminder::WhenDue, Some(last), Some(interval)) => {
+                now.as_second().saturating_sub(last.as_second())
+                    >= i64::try_from(interval).unwrap_or(i64::MAX)
+            }
+            (TimeReminder::WhenDue, Some(_), None) => false,
+        };
+        if !due {
+            return Ok(());
+        }
+        self.events.last_time_reminder = Some(now);
+        let reminder = CurrentTimeReminder::new(now, &self.env.templates);
+        Ok(self
+            .session
+            .record_injected_items(vec![reminder.into_response_item()])?)
+    }
+
+    /// Records the scripted calls as the model's output and returns their outputs, to be
+    /// recorded once the tools have run.
+    fn record_tool_calls(
+        &mut self,
+        calls: &[ScriptedToolCall],
+    ) -> Result<Vec<ResponseItem>, ScriptError> {
+        let mut items = Vec::with_capacity(calls.len());
+        let mut outputs = Vec::new();
+        for call in calls {
+            let call_id = call
+                .call_id
+                .clone()
+                .unwrap_or_else(|| format!("call_{}", self.ids.uuid_v4().simple()));
+            if let Some(output) = &call.output {
+                outputs.push(ResponseItem::FunctionCallOutput {
+                    id: None,
+                    call_id: Some(call_id.clone()),
+                    name: None,
+                    namespace: None,
+                    output: FunctionCallOutputPayload::from_text(output.clone()),
+                    internal_chat_message_metadata_passthrough: None,
+                });
+            }
+            items.push(ResponseItem::FunctionCall {
+                encrypted_content: None,
+                status: None,
+                id: None,
+                name: call.name.clone(),
+                namespace: call.namespace.clone(),
+                arguments: call.arguments.clone(),
+                encrypted_function_args: None,
+                call_id,
+                internal_chat_message_metadata_passthrough: None,
+            });
+        }
+        self.session.record_model_output(items)?;
+        Ok(outputs)
+    }
+}
+
+/// The content of the newest message in `history` recorded as additional context for `key`.
+fn latest_additional_context<'a>(
+    history: &'a [ResponseItem],
+    key: &AdditionalContextKey,
+) -> Option<&'a [ContentItem]> {
+    let kind = ContentItemKind::new(format!("{ADDITIONAL_CONTENT_KIND_PREFIX}{}", key.as_str()));
+    history.iter().rev().find_map(|item| {
+        let kinds = item.content_item_kinds()?;
+        if let ResponseItem::Message { content, .. } = item
+            && kinds.contains(&kind)
+        {
+            Some(content.as_slice())
+        } else {
+            None
+        }
+    })
+}
+
+fn content_of(item: &ResponseItem) -> Option<&[ContentItem]> {
+    if let ResponseItem::Message { content, .. } = item {
+        Some(content.as_slice())
+    } else {
+        None
+    }
+}

@@ -1,0 +1,123 @@
+//! Running a whole script, or the rest of one from a rollout.
+
+use codex_core::rollout::LoadedRollout;
+use codex_protocol::RolloutLine;
+
+use super::ContextMode;
+use super::RequestSink;
+use super::Script;
+use super::ScriptError;
+use super::ScriptRequest;
+use super::ScriptSink;
+use super::ScriptedSession;
+use super::SessionContinuity;
+use super::SessionEnvironment;
+use super::SettingsLayer;
+use super::TurnResponder;
+use super::load_config;
+
+/// What a script run produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScriptRun {
+    /// One request per turn run, in order.
+    pub requests: Vec<ScriptRequest>,
+    /// Every rollout line this run wrote, in order.
+    pub rollout: Vec<RolloutLine>,
+}
+
+/// How a run starts.
+#[derive(Debug, Clone, Copy)]
+pub enum ScriptStart<'a> {
+    /// A new thread from the first turn.
+    Beginning,
+    /// Continue the thread `rollout` holds (written by turns before `turn`) at `turn`.
+    Resume {
+        rollout: &'a LoadedRollout,
+        turn: usize,
+    },
+}
+
+/// Runs `script` from `start` to its end, keeping every request; lines go to `sink`. See
+/// [`play_script`].
+pub fn run_script(
+    script: &Script,
+    env: &SessionEnvironment,
+    start: ScriptStart<'_>,
+    sink: ScriptSink,
+    mode: ContextMode,
+    responder: &mut dyn TurnResponder,
+) -> Result<ScriptRun, ScriptError> {
+    let mut requests = Vec::new();
+    let rollout = play_script(script, env, start, sink, mode, responder, &mut requests)?;
+    Ok(ScriptRun { requests, rollout })
+}
+
+/// Runs `script` from `start` to its end; each request goes to `requests` as it is produced,
+/// rollout lines go to `sink`, which is finished (a new rollout file renamed into place) once
+/// the last turn ran. Returns the rollout lines written.
+///
+/// The thread is created under the script's `session` settings (and a first turn's `resume`
+/// settings), as upstream creates a thread from configuration: a first turn's `set` is then
+/// applied as an operation on the new thread, so the thread keeps the instructions of the model
+/// it was created with. Before each turn, the settings of a `resume` object apply first (the
+/// restarted process's configuration), then each `set` operation in order; turn `i` runs under
+/// `session` and everything turns `0..=i` set.
+pub fn play_script(
+    script: &Script,
+    env: &SessionEnvironment,
+    start: ScriptStart<'_>,
+    sink: ScriptSink,
+    mode: ContextMode,
+    responder: &mut dyn TurnResponder,
+    requests: &mut dyn RequestSink,
+) -> Result<Vec<RolloutLine>, ScriptError> {
+    let first_turn = match start {
+        ScriptStart::Beginning => 0,
+        ScriptStart::Resume { turn, .. } => turn,
+    };
+    let mut layers: Vec<&SettingsLayer> = vec![&script.session];
+    for turn in script.turns.iter().take(first_turn) {
+        if let SessionContinuity::ResumeFromRollout { restart } = &turn.continuity {
+            layers.push(restart);
+        }
+        layers.extend(&turn.set);
+    }
+    let mut state = RunState::Pending(sink);
+    for (index, turn) in script.turns.iter().enumerate().skip(first_turn) {
+        let location = format!("{}: turns[{index}]", script.name);
+        if let SessionContinuity::ResumeFromRollout { restart } = &turn.continuity {
+            layers.push(restart);
+        }
+        let mut config = load_config(&layers, &env.codex_home, &env.config_env, &location)?;
+        let mut session = match (state, start) {
+            (RunState::Running(session), _) => match turn.continuity {
+                SessionContinuity::Continue => *session,
+                SessionContinuity::ResumeFromRollout { .. } => session.reload(&config)?,
+            },
+            (RunState::Pending(sink), ScriptStart::Beginning) => {
+                ScriptedSession::start(env, &config, sink, mode)?
+            }
+            (RunState::Pending(sink), ScriptStart::Resume { rollout, .. }) => {
+                ScriptedSession::resume(env, rollout, &config, sink, mode)?
+            }
+        };
+        for operation in &turn.set {
+            layers.push(operation);
+            config = load_config(&layers, &env.codex_home, &env.config_env, &location)?;
+            session.apply_settings(&config)?;
+        }
+        session.run_turn_steps(&config, turn, responder, requests)?;
+        state = RunState::Running(Box::new(session));
+    }
+    let sink = match state {
+        RunState::Pending(sink) => sink,
+        RunState::Running(session) => session.into_sink(),
+    };
+    Ok(sink.finish()?)
+}
+
+/// Before the first turn run the sink waits; afterwards the session owns it.
+enum RunState<'env> {
+    Pending(ScriptSink),
+    Running(Box<ScriptedSession<'env>>),
+}

@@ -1,0 +1,229 @@
+//! Every example under `examples/sessions/`: its layout snapshot, and the properties a scripted
+//! session must keep (resume equivalence at every turn, prefix stability, unchanged turns that
+//! add only the user's message, world-state records that replay to the baselines).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod script_support;
+
+use codex_core::context::world_state::WorldStateSnapshot;
+use codex_core::rollout::reconstruct;
+use codex_protocol::RolloutItem;
+use codex_script::ContextMode;
+use codex_script::ScriptSink;
+use codex_script::ScriptStart;
+use codex_script::ScriptedReplies;
+use codex_script::SessionContinuity;
+use codex_script::render_requests_layout;
+use codex_script::run_script;
+use pretty_assertions::assert_eq;
+use script_support::*;
+use serde_json::Value;
+
+#[test]
+fn example_layouts() {
+    for name in EXAMPLES {
+        let script = example(name);
+        let run = run(&script, ContextMode::Diffs);
+        assert_eq!(run.requests.len(), script.turns.len(), "{name}");
+        insta::assert_snapshot!(name, render_requests_layout(&run.requests).unwrap());
+    }
+}
+
+#[test]
+fn runs_are_reproducible() {
+    for name in EXAMPLES {
+        let script = example(name);
+        assert_eq!(
+            run(&script, ContextMode::Diffs),
+            run(&script, ContextMode::Diffs),
+            "{name}"
+        );
+    }
+}
+
+/// Running to turn k, resuming from that rollout and running the rest gives the requests of
+/// the straight run, for every example and every k.
+#[test]
+fn resuming_at_any_turn_matches_the_straight_run() {
+    for name in EXAMPLES {
+        let script = example(name);
+        let straight = run(&script, ContextMode::Diffs);
+        for k in 1..script.turns.len() {
+            let first_part = run(&truncated(&script, k), ContextMode::Diffs);
+            assert_eq!(
+                first_part.rollout,
+                straight.rollout[..first_part.rollout.len()],
+                "{name}: the first {k} turns write a prefix of the straight rollout"
+            );
+            let rollout = reload(&first_part.rollout);
+            let rest = run_script(
+                &script,
+                &environment(&script),
+                ScriptStart::Resume {
+                    rollout: &rollout,
+                    turn: k,
+                },
+                ScriptSink::memory(),
+                ContextMode::Diffs,
+                &mut ScriptedReplies,
+            )
+            .unwrap();
+            assert_eq!(
+                rest.requests,
+                straight.requests[k..],
+                "{name}: resumed at turn {k}"
+            );
+            assert_eq!(
+                rest.rollout,
+                straight.rollout[first_part.rollout.len()..],
+                "{name}: resumed at turn {k} writes the rest of the straight rollout"
+            );
+        }
+    }
+}
+
+/// Each request extends the one before it (plus the reply) unless history was compacted in
+/// between; instructions never change, tools only with the model.
+#[test]
+fn requests_keep_their_prefix() {
+    for name in EXAMPLES {
+        let script = example(name);
+        let run = run(&script, ContextMode::Diffs);
+        for (turn, pair) in run.requests.windows(2).enumerate() {
+            let (before, after) = (&pair[0].body, &pair[1].body);
+            assert_eq!(
+                after.instructions,
+                before.instructions,
+                "{name} turn {}",
+                turn + 1
+            );
+            if after.model == before.model {
+                assert_eq!(after.tools, before.tools, "{name} turn {}", turn + 1);
+            }
+            if script.turns[turn + 1].compact.is_none() {
+                assert_eq!(
+                    after.input[..before.input.len()],
+                    before.input[..],
+                    "{name}: request {} extends request {}",
+                    turn + 2,
+                    turn + 1
+                );
+            }
+        }
+    }
+}
+
+/// A turn that changes no setting adds the previous reply and its own message, nothing else.
+#[test]
+fn unchanged_turns_add_only_the_conversation() {
+    let mut checked = 0;
+    for name in EXAMPLES {
+        let script = example(name);
+        let run = run(&script, ContextMode::Diffs);
+        for (index, turn) in script.turns.iter().enumerate().skip(1) {
+            if !turn.set.is_empty() || turn.compact.is_some() {
+                continue;
+            }
+            let before = &run.requests[index - 1].body.input;
+            let added: Vec<String> = run.requests[index].body.input[before.len()..]
+                .iter()
+                .map(|item| serde_json::to_value(item).unwrap())
+                .map(|item| {
+                    format!(
+                        "{}: {}",
+                        item["role"].as_str().unwrap(),
+                        item["content"][0]["text"].as_str().unwrap()
+                    )
+                })
+                .collect();
+            let previous_reply = match &script.turns[index - 1].assistant {
+                codex_script::AssistantReply::Scripted(text) => text.clone(),
+                codex_script::AssistantReply::Absent => unreachable!("examples reply"),
+            };
+            assert_eq!(
+                added,
+                vec![
+                    format!("assistant: {previous_reply}"),
+                    format!("user: {}", turn.user)
+                ],
+                "{name} turn {index}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 5, "only {checked} unchanged turns checked");
+}
+
+/// Replaying the `world_state` lines written up to the end of each turn (full records replace,
+/// patches merge, compactions reset) gives that turn's baseline, and so does reconstruction.
+#[test]
+fn world_state_records_replay_to_each_baseline() {
+    for name in EXAMPLES {
+        let script = example(name);
+        let run = run(&script, ContextMode::Diffs);
+        let prefixes = turn_prefixes(&run.rollout);
+        assert_eq!(prefixes.len(), run.requests.len(), "{name}");
+        for (prefix, request) in prefixes.iter().zip(&run.requests) {
+            let mut replayed: Option<WorldStateSnapshot> = None;
+            for line in *prefix {
+                match &line.item {
+                    RolloutItem::WorldState(state) if state.full => {
+                        replayed = Some(state.state.clone().into_iter().collect());
+                    }
+                    RolloutItem::WorldState(state) => {
+                        let patch = Value::Object(state.state.clone().into_iter().collect());
+                        replayed
+                            .as_mut()
+                            .expect("a patch follows a full record")
+                            .apply_merge_patch(&patch)
+                            .unwrap();
+                    }
+                    RolloutItem::Compacted(_) => replayed = None,
+                    RolloutItem::SessionMeta(_)
+                    | RolloutItem::ResponseItem(_)
+                    | RolloutItem::TurnContext(_)
+                    | RolloutItem::Other { .. } => {}
+                }
+            }
+            assert!(
+                request.world_state.is_some(),
+                "{name} turn {}",
+                request.turn
+            );
+            assert_eq!(
+                replayed, request.world_state,
+                "{name} turn {}",
+                request.turn
+            );
+            let reconstructed: Option<WorldStateSnapshot> = reconstruct(&reload(prefix))
+                .world_state_baseline
+                .map(|baseline| baseline.into_iter().collect());
+            assert_eq!(
+                reconstructed, request.world_state,
+                "{name} turn {}",
+                request.turn
+            );
+        }
+    }
+}
+
+/// `"resume": true` turns rebuild the session from its rollout; dropping the flag changes
+/// nothing the model sees.
+#[test]
+fn resume_turns_are_invisible_to_the_model() {
+    let script = example("resume_after_model_change");
+    assert!(
+        script
+            .turns
+            .iter()
+            .any(|turn| matches!(turn.continuity, SessionContinuity::ResumeFromRollout { .. }))
+    );
+    let mut without = script.clone();
+    for turn in &mut without.turns {
+        turn.continuity = SessionContinuity::Continue;
+    }
+    assert_eq!(
+        run(&script, ContextMode::Diffs),
+        run(&without, ContextMode::Diffs)
+    );
+}

@@ -1,0 +1,333 @@
+//! Reading scripts: the accepted keys, and one clear message for every mistake.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod script_support;
+
+use std::path::Path;
+
+use codex_config::ConfigEnv;
+use codex_config::SkillToml;
+use codex_script::AssistantReply;
+use codex_script::CodexHome;
+use codex_script::Script;
+use codex_script::SessionContinuity;
+use codex_script::SettingsLayer;
+use codex_script::load_config as load_script_config;
+use pretty_assertions::assert_eq;
+use script_support::examples_dir;
+use serde_json::json;
+
+fn error(text: &str) -> String {
+    Script::parse(text, "script.json", &examples_dir())
+        .expect_err("the script is rejected")
+        .to_string()
+}
+
+#[test]
+fn every_turn_key_is_read() {
+    let script = Script::parse(
+        r#"{
+            "session": {"cwd": "project", "seed": 3, "features": {"personality": false}},
+            "turns": [
+                {"user": "one"},
+                {"set": {"model": "gpt-5.2"}, "user": "two", "assistant": "reply",
+                 "compact": "summary", "resume": true}
+            ]
+        }"#,
+        "script.json",
+        &examples_dir(),
+    )
+    .unwrap();
+    assert_eq!(script.name, "script.json");
+    assert_eq!(
+        script.session.path("cwd"),
+        Some(examples_dir().join("project"))
+    );
+    assert_eq!(script.session.origin(), "script.json: session");
+    let [first, second] = script.turns.as_slice() else {
+        panic!("two turns");
+    };
+    assert_eq!(
+        (
+            first.user.as_str(),
+            &first.assistant,
+            &first.compact,
+            &first.continuity,
+            &first.set
+        ),
+        (
+            "one",
+            &AssistantReply::Absent,
+            &None,
+            &SessionContinuity::Continue,
+            &Vec::new()
+        )
+    );
+    assert_eq!(
+        (
+            second.user.as_str(),
+            &second.assistant,
+            second.compact.as_deref(),
+            &second.continuity,
+            &second.set
+        ),
+        (
+            "two",
+            &AssistantReply::Scripted("reply".to_string()),
+            Some("summary"),
+            &SessionContinuity::ResumeFromRollout {
+                restart: SettingsLayer::empty("script.json: turns[1].resume")
+            },
+            &vec![layer(
+                "script.json: turns[1].set",
+                r#"{"model": "gpt-5.2"}"#
+            )]
+        )
+    );
+}
+
+fn layer(origin: &str, config: &str) -> SettingsLayer {
+    SettingsLayer::from_json(
+        origin,
+        &serde_json::from_str(config).unwrap(),
+        &examples_dir(),
+    )
+    .unwrap()
+}
+
+/// `set` as an array is several settings operations, each its own layer (`{}` changes nothing
+/// but is still an operation); `resume` as an object is the restarted process's settings.
+#[test]
+fn settings_operations_and_restart_settings() {
+    let script = Script::parse(
+        r#"{"turns": [
+            {"user": "one"},
+            {"resume": {"model": "gpt-5.4"}, "set": [{"personality": "friendly"}, {}],
+             "user": "two"},
+            {"set": [], "resume": false, "user": "three"}
+        ]}"#,
+        "script.json",
+        &examples_dir(),
+    )
+    .unwrap();
+    let second = &script.turns[1];
+    assert_eq!(
+        (&second.continuity, &second.set),
+        (
+            &SessionContinuity::ResumeFromRollout {
+                restart: layer("script.json: turns[1].resume", r#"{"model": "gpt-5.4"}"#)
+            },
+            &vec![
+                layer(
+                    "script.json: turns[1].set[0]",
+                    r#"{"personality": "friendly"}"#
+                ),
+                SettingsLayer::empty("script.json: turns[1].set[1]"),
+            ]
+        )
+    );
+    let third = &script.turns[2];
+    assert_eq!(
+        (&third.continuity, &third.set),
+        (&SessionContinuity::Continue, &Vec::new())
+    );
+}
+
+#[test]
+fn unknown_keys_are_named_with_their_place() {
+    assert_eq!(
+        error(r#"{"turns": [{"user": "a"}, {"user": "b"}, {"user": "c", "asistant": "d"}]}"#),
+        "script.json: turns[2]: unknown key \"asistant\" (expected one of: set, user, \
+         assistant, compact, resume, time_reminder, shell, interrupt, hook_context, \
+         additional_context, subagent_status, network_rule, approve_prefix, tool_calls)"
+    );
+    assert_eq!(
+        error(r#"{"turns": [], "sesion": {}}"#),
+        "script.json: unknown key \"sesion\" (expected one of: session, turns)"
+    );
+    assert_eq!(
+        error(r#"{"session": {"modle": "x"}, "turns": []}"#),
+        "script.json: session: unknown key \"modle\""
+    );
+    assert_eq!(
+        error(r#"{"turns": [{"user": "a", "set": {"features": {"personalty": true}}}]}"#),
+        "script.json: turns[0].set.features: unknown feature \"personalty\""
+    );
+}
+
+#[test]
+fn bad_values_are_named_with_their_place() {
+    let missing = examples_dir().join("no-such-folder");
+    let cases = [
+        (
+            r#"{"session": {"cwd": "no-such-folder"}, "turns": []}"#.to_string(),
+            format!(
+                "script.json: session.cwd: directory {} does not exist",
+                missing.display()
+            ),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "set": {"personality": "grumpy"}}]}"#.to_string(),
+            "script.json: turns[0].set.personality: unknown variant `grumpy`, expected one \
+             of `none`, `friendly`, `pragmatic`"
+                .to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "set": {"seed": "seven"}}]}"#.to_string(),
+            "script.json: turns[0].set.seed: invalid type: string \"seven\", expected u64"
+                .to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "set": {"current_date": "2026-13-01"}}]}"#.to_string(),
+            "script.json: turns[0].set.current_date: `2026-13-01` is not a date in \
+             YYYY-MM-DD form"
+                .to_string(),
+        ),
+        (
+            r#"{"session": {"approval_policy": "untrusted"}, "turns": []}"#.to_string(),
+            "script.json: session.approval_policy: approval policy `untrusted` is no longer \
+             supported (expected one of: on-request, never)"
+                .to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "set": {"approval_policy": "sometimes"}}]}"#.to_string(),
+            "script.json: turns[0].set.approval_policy: unknown approval policy `sometimes` \
+             (expected one of: on-request, never)"
+                .to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "set": {"model": null}}]}"#.to_string(),
+            "script.json: turns[0].set.model: null is not a value (leave the key out)".to_string(),
+        ),
+        (
+            r#"{"turns": [{"assistant": "a"}]}"#.to_string(),
+            "script.json: turns[0]: missing key \"user\"".to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": 1}]}"#.to_string(),
+            "script.json: turns[0].user: must be a string".to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "resume": "yes"}]}"#.to_string(),
+            "script.json: turns[0].resume: must be true, false or an object of config keys"
+                .to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "resume": {"modle": "x"}}]}"#.to_string(),
+            "script.json: turns[0].resume: unknown key \"modle\"".to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "set": "model=x"}]}"#.to_string(),
+            "script.json: turns[0].set: must be an object of config keys or an array of them"
+                .to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "set": [{}, "model=x"]}]}"#.to_string(),
+            "script.json: turns[0].set[1]: must be an object of config keys".to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "set": [{"seed": "seven"}]}]}"#.to_string(),
+            "script.json: turns[0].set[0].seed: invalid type: string \"seven\", expected u64"
+                .to_string(),
+        ),
+        (
+            r#"{"turns": {}}"#.to_string(),
+            "script.json: turns: must be an array of turn objects".to_string(),
+        ),
+        (
+            r#"{"session": {}}"#.to_string(),
+            "script.json: missing key \"turns\"".to_string(),
+        ),
+        (
+            "[]".to_string(),
+            "script.json: a script is a JSON object with \"turns\"".to_string(),
+        ),
+        (
+            r#"{"turns": [}"#.to_string(),
+            "script.json: invalid JSON: expected value at line 1 column 12".to_string(),
+        ),
+    ];
+    for (text, message) in cases {
+        assert_eq!(error(&text), message, "{text}");
+    }
+}
+
+#[test]
+fn set_assignments_are_checked_like_script_keys() {
+    let base = examples_dir();
+    let layer = SettingsLayer::from_assignments(
+        "--set",
+        &[
+            "model=gpt-5.2".to_string(),
+            "features.personality=false".to_string(),
+            "cwd=project".to_string(),
+        ],
+        &base,
+    )
+    .unwrap();
+    assert_eq!(layer.path("cwd"), Some(base.join("project")));
+    let rejected = |assignment: &str| {
+        SettingsLayer::from_assignments("--set", &[assignment.to_string()], &base)
+            .expect_err("rejected")
+            .to_string()
+    };
+    assert_eq!(rejected("modle=x"), "--set modle=x: unknown key \"modle\"");
+    assert_eq!(rejected("model"), "--set model: expected key=value");
+    assert_eq!(
+        rejected("model.slug=x"),
+        "--set model.slug=x: `model` has no sub-keys"
+    );
+    assert_eq!(
+        rejected("approval_policy=sometimes"),
+        "--set approval_policy=sometimes: unknown approval policy `sometimes` (expected one of: \
+         on-request, never)"
+    );
+    assert_eq!(
+        rejected("approval_policy=untrusted"),
+        "--set approval_policy=untrusted: approval policy `untrusted` is no longer supported \
+         (expected one of: on-request, never)"
+    );
+}
+
+#[test]
+fn script_skill_paths_resolve_against_the_script_folder() {
+    let folder = tempfile::tempdir().unwrap();
+    let object = json!({"skills": {"host": [
+        {"name": "pdf", "description": "PDF forms.", "path": "skills/pdf/SKILL.md"}
+    ]}});
+    let layer = SettingsLayer::from_json(
+        "script.json: session",
+        object.as_object().unwrap(),
+        folder.path(),
+    )
+    .unwrap();
+    let env = ConfigEnv {
+        codex_home: None,
+        home_dir: None,
+        current_dir: Some(folder.path().to_path_buf()),
+        shell: Some("bash".to_string()),
+        tz: None,
+        system_timezone: Some("UTC".to_string()),
+        now: "2026-11-30T07:00:00Z".parse().unwrap(),
+    };
+    let config = load_script_config(&[&layer], &CodexHome::Isolated, &env, "script.json").unwrap();
+    assert_eq!(
+        config.skills.map(|skills| skills.host),
+        Some(vec![SkillToml {
+            name: "pdf".to_string(),
+            description: "PDF forms.".to_string(),
+            path: folder.path().join("skills/pdf/SKILL.md"),
+        }])
+    );
+    let unknown = json!({"skills": {"hosts": []}});
+    let error = SettingsLayer::from_json(
+        "script.json: session",
+        unknown.as_object().unwrap(),
+        Path::new("/"),
+    )
+    .unwrap_err();
+    assert!(
+        error.to_string().contains("script.json: session.skills"),
+        "{error}"
+    );
+}
