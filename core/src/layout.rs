@@ -13,8 +13,8 @@
 
 use serde_json::Value;
 
-use crate::context::fragment_registry::classify;
 use crate::request::ResponsesRequest;
+use codex_fragments::classify;
 
 /// Texts longer than this many characters are cut (the CLI's `--format layout`).
 pub const DEFAULT_LAYOUT_MAX_CHARS: usize = 80;

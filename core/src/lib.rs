@@ -1,6 +1,7 @@
-//! Core of the context engine: configuration, AGENTS.md discovery, the World State and the
-//! fragment catalogue, first-turn and steady-state assembly, the Responses request and client,
-//! rollouts, scripted sessions, and the `inspect` / `compare` views over them.
+//! Core of the context engine: configuration, AGENTS.md discovery, the World State sections,
+//! first-turn and steady-state assembly, the Responses request and client, rollouts, scripted
+//! sessions, and the `inspect` / `compare` views over them. The fragment types and their
+//! registry are in `codex-fragments`.
 
 pub mod agents_md;
 pub mod base_instructions;

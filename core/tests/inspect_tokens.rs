@@ -2,8 +2,8 @@
 //! tiktoken's own encoder; the short ones are easy to check by hand (`Hello`, `,`, ` world`,
 //! `!`; digits split in groups of at most three, each group after its own space piece).
 
-use codex_core::context::fragments::o200k_token_count;
 use codex_core::inspect::TokenCounter;
+use codex_fragments::o200k_token_count;
 use pretty_assertions::assert_eq;
 
 const FIXED: &[(&str, usize)] = &[

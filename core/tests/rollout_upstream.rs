@@ -14,13 +14,13 @@ use std::fs;
 use std::path::Path;
 use std::path::PathBuf;
 
-use codex_core::context::contextual_user_message::is_contextual_text;
-use codex_core::context::contextual_user_message::is_user_turn_boundary;
 use codex_core::rollout::LoadedRollout;
 use codex_core::rollout::ReconstructedSession;
 use codex_core::rollout::read_rollout;
 use codex_core::rollout::reconstruct;
 use codex_core::rollout::resume_rollout;
+use codex_fragments::is_contextual_text;
+use codex_fragments::is_user_turn_boundary;
 use codex_protocol::models::ContentItem;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;

@@ -11,12 +11,12 @@ use std::collections::BTreeSet;
 use std::path::Component;
 use std::path::PathBuf;
 
-use codex_core::context::fragment_registry::all_fragment_types;
-use codex_core::context::fragment_registry::classify;
 use codex_core::inspect::EntryClass;
 use codex_core::inspect::InspectOptions;
 use codex_core::inspect::inspect_file;
 use codex_core::script::ContextMode;
+use codex_fragments::all_fragment_types;
+use codex_fragments::classify;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 use pretty_assertions::assert_eq;

@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use crate::context::fragment_registry::FragmentTypeInfo;
-use crate::context::fragment_registry::classify;
+use codex_fragments::FragmentTypeInfo;
+use codex_fragments::classify;
 
 /// What a content entry is.
 #[derive(Debug, Clone, Copy)]

@@ -5,7 +5,7 @@
 use super::align::common_subsequence;
 use super::report::DifferenceDetail;
 use super::report::Side;
-use crate::context::fragment_registry::FragmentTypeInfo;
+use codex_fragments::FragmentTypeInfo;
 
 /// Registry names of the fragment types with structure of their own.
 const ENVIRONMENT_CONTEXT: &str = "environment_context";

@@ -22,9 +22,9 @@ use super::text::breakdown_header;
 use super::text::breakdown_row;
 use super::text::reuse_cell;
 use super::tokens::TokenCounter;
-use crate::context::fragments::base_instructions::BASE_INSTRUCTIONS;
-use crate::context::world_state::DEVELOPER_ROLE;
 use crate::request::ResponsesRequest;
+use codex_context_fragments::DEVELOPER_ROLE;
+use codex_fragments::base_instructions::BASE_INSTRUCTIONS;
 
 /// The o200k tokens of `request` when they exceed the model's `context_window`; `None` when it
 /// fits or the window is unknown. A request whose serialized body is no longer than the window

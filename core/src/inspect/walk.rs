@@ -27,13 +27,13 @@ use serde_json::Value;
 
 use super::InspectError;
 use super::model::RequestKind;
-use crate::context::fragments::turn_aborted;
-use crate::context::fragments::user_shell_command::USER_SHELL_COMMAND;
-use crate::context::world_state::FragmentSpec;
 use crate::context_manager::ContextManager;
 use crate::context_manager::is_api_item;
 use crate::rollout::LoadedRollout;
 use crate::rollout::reconstruct;
+use codex_context_fragments::FragmentSpec;
+use codex_fragments::turn_aborted;
+use codex_fragments::user_shell_command::USER_SHELL_COMMAND;
 
 const TASK_STARTED: &str = "task_started";
 const TASK_COMPLETE: &str = "task_complete";

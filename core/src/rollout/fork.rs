@@ -13,7 +13,7 @@ use super::LoadedRollout;
 use super::ReconstructedSession;
 use super::reconstruct;
 use super::segments::rolled_back_turns;
-use crate::context::contextual_user_message::is_user_turn_boundary;
+use codex_fragments::is_user_turn_boundary;
 
 /// Where the child branches off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,9 +7,9 @@ use codex_protocol::rollout::RolloutItem;
 
 use super::LoadedLine;
 use super::segments::rolled_back_turns;
-use crate::context::contextual_user_message::is_compaction_summary;
-use crate::context::contextual_user_message::is_context_update;
-use crate::context::contextual_user_message::is_user_turn_boundary;
+use codex_fragments::is_compaction_summary;
+use codex_fragments::is_context_update;
+use codex_fragments::is_user_turn_boundary;
 
 /// How many user-message tokens a rebuilt legacy compaction keeps, newest first.
 const LEGACY_COMPACTION_USER_TOKENS: usize = 20_000;

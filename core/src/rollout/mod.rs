@@ -17,7 +17,7 @@
 //!
 //! Reconstruction scans the rollout newest to oldest in turn segments (a segment opens at
 //! `task_started`); `thread_rolled_back` skips the next N segments that hold a real user message
-//! (one [`is_user_turn_boundary`](crate::context::contextual_user_message::is_user_turn_boundary)
+//! (one [`is_user_turn_boundary`](codex_fragments::is_user_turn_boundary)
 //! accepts), and the newest surviving compaction with a `replacement_history` becomes the history
 //! base that only the later lines are replayed onto.
 

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::LoadedLine;
 use super::event_types;
-use crate::context::contextual_user_message::is_user_turn_boundary;
+use codex_fragments::is_user_turn_boundary;
 
 /// What the reverse scan found, as indices into the loaded lines.
 #[derive(Debug, Default)]

@@ -28,9 +28,9 @@ use serde_json::Map;
 use serde_json::Value;
 
 use super::ScriptError;
-use crate::context::fragments::additional_context_user::AdditionalContextKey;
-use crate::context::fragments::network_rule_saved::NetworkRuleAction;
-use crate::context::fragments::subagent_notification::AgentStatus;
+use codex_fragments::additional_context_user::AdditionalContextKey;
+use codex_fragments::network_rule_saved::NetworkRuleAction;
+use codex_fragments::subagent_notification::AgentStatus;
 
 /// Turn keys that carry events.
 pub const EVENT_KEYS: &[&str] = &[
