@@ -5,7 +5,7 @@
 
 #![allow(clippy::expect_used)]
 
-#[path = "../tests/rollout_support/synthetic.rs"]
+#[path = "../../rollout/tests/rollout_support/synthetic.rs"]
 mod synthetic;
 
 use std::fs::File;
@@ -19,8 +19,8 @@ use std::time::Instant;
 use codex_core::inspect::InspectOptions;
 use codex_core::inspect::TokenCounter;
 use codex_core::inspect::inspect_file;
-use codex_core::rollout::resume_rollout;
 use codex_models_manager::ModelCatalog;
+use codex_rollout::resume_rollout;
 use criterion::Criterion;
 use criterion::Throughput;
 use criterion::criterion_group;

@@ -1,7 +1,7 @@
 //! Core of the context engine: configuration, AGENTS.md discovery, the World State sections,
-//! first-turn and steady-state assembly, the Responses request and client, rollouts, scripted
-//! sessions, and the `inspect` / `compare` views over them. The fragment types and their
-//! registry are in `codex-fragments`.
+//! first-turn and steady-state assembly, the Responses request and client, scripted sessions,
+//! and the `inspect` / `compare` views over them. The fragment types and their registry are in
+//! `codex-fragments`, rollout files in `codex-rollout`.
 
 pub mod agents_md;
 pub mod base_instructions;
@@ -16,7 +16,6 @@ pub mod ids;
 pub mod inspect;
 pub mod layout;
 pub mod request;
-pub mod rollout;
 pub mod script;
 pub mod session;
 pub mod tools;

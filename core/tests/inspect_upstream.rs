@@ -14,8 +14,8 @@ use codex_core::inspect::RequestKind;
 use codex_core::inspect::inspect_rollout;
 use codex_core::inspect::rebuild_requests;
 use codex_core::request::ModelProviderKind;
-use codex_core::rollout::read_rollout;
 use codex_models_manager::ModelCatalog;
+use codex_rollout::read_rollout;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 

@@ -6,7 +6,6 @@
 mod script_support;
 
 use codex_core::context::world_state::WorldStateSnapshot;
-use codex_core::rollout::reconstruct;
 use codex_core::script::ContextMode;
 use codex_core::script::ScriptSink;
 use codex_core::script::ScriptStart;
@@ -15,6 +14,7 @@ use codex_core::script::SessionContinuity;
 use codex_core::script::render_requests_layout;
 use codex_core::script::run_script;
 use codex_protocol::RolloutItem;
+use codex_rollout::reconstruct;
 use pretty_assertions::assert_eq;
 use script_support::*;
 use serde_json::Value;

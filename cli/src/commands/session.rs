@@ -9,8 +9,6 @@ use codex_core::config::check_working_directory;
 use codex_core::inspect::render_request_stats;
 use codex_core::inspect::request_stats;
 use codex_core::request::ResponsesRequest;
-use codex_core::rollout::ForkPoint;
-use codex_core::rollout::read_rollout;
 use codex_core::script::AssistantReply;
 use codex_core::script::CodexHome;
 use codex_core::script::ContextMode;
@@ -33,6 +31,8 @@ use codex_core::script::play_script;
 use codex_core::script::recorded_settings;
 use codex_core::script::render_requests_layout;
 use codex_prompts::TemplateSet;
+use codex_rollout::ForkPoint;
+use codex_rollout::read_rollout;
 
 use super::request::warn_if_over_context_window;
 use crate::catalog::CatalogArgs;
@@ -386,7 +386,7 @@ fn environment(
 /// `point`, then `--set`.
 fn next_turn_config(
     next: &NextTurnArgs,
-    rollout: &codex_core::rollout::LoadedRollout,
+    rollout: &codex_rollout::LoadedRollout,
     point: ForkPoint,
 ) -> anyhow::Result<(SessionEnvironment, codex_core::config::Config)> {
     let env = environment(&next.options, None, None)?;

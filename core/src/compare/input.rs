@@ -9,8 +9,8 @@ use serde_json::Value;
 use super::CompareError;
 use crate::inspect::InspectOptions;
 use crate::inspect::rebuild_requests;
-use crate::rollout::LoadedRollout;
-use crate::rollout::parse_rollout;
+use codex_rollout::LoadedRollout;
+use codex_rollout::parse_rollout;
 
 /// What an input turned out to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

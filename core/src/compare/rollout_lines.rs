@@ -10,7 +10,7 @@ use super::report::DifferenceDetail;
 use super::report::Position;
 use super::report::Side;
 use super::report::WorldStateMode;
-use crate::rollout::LoadedRollout;
+use codex_rollout::LoadedRollout;
 
 pub(super) fn compare_rollout_lines(a: &LoadedRollout, b: &LoadedRollout) -> Vec<Difference> {
     let difference = |position: Position, detail: DifferenceDetail| Difference {

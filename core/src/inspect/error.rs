@@ -2,8 +2,8 @@
 //! warnings and the rest of the file is still inspected.
 
 use crate::request::RequestBuildError;
-use crate::rollout::RolloutError;
 use crate::tools::ToolSpecError;
+use codex_rollout::RolloutError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum InspectError {

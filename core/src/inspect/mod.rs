@@ -71,8 +71,8 @@ pub use text::render_text;
 pub use tokens::TokenCounter;
 
 use crate::request::ModelProviderKind;
-use crate::rollout::LoadedRollout;
-use crate::rollout::read_rollout_for_replay;
+use codex_rollout::LoadedRollout;
+use codex_rollout::read_rollout_for_replay;
 use inspector::Inspector;
 use rebuild::Rebuilder;
 use setup::RequestSetups;

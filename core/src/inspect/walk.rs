@@ -29,11 +29,11 @@ use super::InspectError;
 use super::model::RequestKind;
 use crate::context_manager::ContextManager;
 use crate::context_manager::is_api_item;
-use crate::rollout::LoadedRollout;
-use crate::rollout::reconstruct;
 use codex_context_fragments::FragmentSpec;
 use codex_fragments::turn_aborted;
 use codex_fragments::user_shell_command::USER_SHELL_COMMAND;
+use codex_rollout::LoadedRollout;
+use codex_rollout::reconstruct;
 
 const TASK_STARTED: &str = "task_started";
 const TASK_COMPLETE: &str = "task_complete";

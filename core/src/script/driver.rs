@@ -40,19 +40,19 @@ use crate::first_turn::build_turn_request;
 use crate::ids::IdGenerator;
 use crate::request::ContentItemKindsPolicy;
 use crate::request::ResponsesRequest;
-use crate::rollout::ForkPoint;
-use crate::rollout::LoadedLine;
-use crate::rollout::LoadedRollout;
-use crate::rollout::ReconstructWarning;
-use crate::rollout::ReconstructedSession;
-use crate::rollout::fork;
-use crate::rollout::reconstruct;
 use crate::session::ResumedSession;
 use crate::session::Session;
 use crate::session::SessionInit;
 use crate::turn_context::PreviousTurnSettings;
 use crate::turn_context::TurnContext;
 use crate::turn_context::TurnContextSources;
+use codex_rollout::ForkPoint;
+use codex_rollout::LoadedLine;
+use codex_rollout::LoadedRollout;
+use codex_rollout::ReconstructWarning;
+use codex_rollout::ReconstructedSession;
+use codex_rollout::fork;
+use codex_rollout::reconstruct;
 use turn_flow::EventState;
 
 /// What every scripted session runs against besides its settings.
@@ -276,7 +276,7 @@ impl<'env> ScriptedSession<'env> {
                 .map_err(|error| ScriptError::Reload(error.into()))?;
             text.push(b'\n');
         }
-        let loaded = crate::rollout::parse_rollout(text.as_slice()).map_err(ScriptError::Reload)?;
+        let loaded = codex_rollout::parse_rollout(text.as_slice()).map_err(ScriptError::Reload)?;
         let mut session = Self::resume(env, &loaded, config, sink, mode)?;
         session.earlier_lines = earlier_lines;
         Ok(session)

@@ -8,10 +8,10 @@ use crate::agents_md::AgentsMdError;
 use crate::client::ClientError;
 use crate::config::ConfigError;
 use crate::first_turn::FirstTurnError;
-use crate::rollout::RolloutError;
 use crate::session::SessionError;
 use crate::tools::ToolSpecError;
 use crate::turn_context::TurnContextError;
+use codex_rollout::RolloutError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ScriptError {

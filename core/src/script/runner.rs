@@ -14,7 +14,7 @@ use super::SessionEnvironment;
 use super::SettingsLayer;
 use super::TurnResponder;
 use super::load_config;
-use crate::rollout::LoadedRollout;
+use codex_rollout::LoadedRollout;
 
 /// What a script run produced.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,12 +6,12 @@ use std::path::Path;
 use codex_protocol::RolloutLine;
 use codex_utils_fs::Existing;
 
-use crate::rollout::LineOrdinals;
-use crate::rollout::LoadedRollout;
-use crate::rollout::RolloutError;
-use crate::rollout::RolloutWriter;
 use crate::session::RolloutSink;
 use crate::session::RolloutSinkError;
+use codex_rollout::LineOrdinals;
+use codex_rollout::LoadedRollout;
+use codex_rollout::RolloutError;
+use codex_rollout::RolloutWriter;
 
 /// The lines one session run wrote, in order, optionally also appended to a rollout file (each
 /// line whole and flushed before the next is produced). [`ScriptSink::finish`] ends the run.

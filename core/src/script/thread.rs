@@ -14,11 +14,11 @@ use super::ScriptError;
 use super::SettingsLayer;
 use crate::config::Config;
 use crate::ids::IdGenerator;
-use crate::rollout::ForkPoint;
-use crate::rollout::LoadedLine;
-use crate::rollout::LoadedRollout;
-use crate::rollout::ReconstructedSession;
-use crate::rollout::fork;
+use codex_rollout::ForkPoint;
+use codex_rollout::LoadedLine;
+use codex_rollout::LoadedRollout;
+use codex_rollout::ReconstructedSession;
+use codex_rollout::fork;
 
 /// Line types besides the typed ones that rollouts carry and resuming reads or may skip.
 const KNOWN_UNTYPED_LINE_TYPES: [&str; 2] = [EVENT_MSG_LINE_TYPE, "token_usage_record"];

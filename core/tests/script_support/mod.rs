@@ -6,8 +6,6 @@
 use std::path::PathBuf;
 
 use codex_core::config::ConfigEnv;
-use codex_core::rollout::LoadedRollout;
-use codex_core::rollout::parse_rollout;
 use codex_core::script::CodexHome;
 use codex_core::script::ContextMode;
 use codex_core::script::Script;
@@ -20,6 +18,8 @@ use codex_core::script::run_script;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 use codex_protocol::RolloutLine;
+use codex_rollout::LoadedRollout;
+use codex_rollout::parse_rollout;
 
 /// Every example script, by file stem.
 pub const EXAMPLES: [&str; 5] = [

@@ -11,9 +11,6 @@ use codex_core::compare::ProseMode;
 use codex_core::compare::compare_inputs;
 use codex_core::compare::load_compare_input;
 use codex_core::config::ConfigEnv;
-use codex_core::rollout::LoadedRollout;
-use codex_core::rollout::parse_rollout;
-use codex_core::rollout::read_rollout;
 use codex_core::script::CodexHome;
 use codex_core::script::ContextMode;
 use codex_core::script::Script;
@@ -25,6 +22,9 @@ use codex_core::script::run_script;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 use codex_protocol::RolloutLine;
+use codex_rollout::LoadedRollout;
+use codex_rollout::parse_rollout;
+use codex_rollout::read_rollout;
 
 use super::Corpus;
 

@@ -4,12 +4,12 @@
 
 mod rollout_support;
 
-use codex_core::rollout::ForkBaseline;
-use codex_core::rollout::ForkPoint;
-use codex_core::rollout::fork;
-use codex_core::rollout::reconstruct;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::rollout::SessionMeta;
+use codex_rollout::ForkBaseline;
+use codex_rollout::ForkPoint;
+use codex_rollout::fork;
+use codex_rollout::reconstruct;
 use pretty_assertions::assert_eq;
 use rollout_support::*;
 use serde_json::Value;

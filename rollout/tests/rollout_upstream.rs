@@ -14,17 +14,17 @@ use std::fs;
 use std::path::Path;
 use std::path::PathBuf;
 
-use codex_core::rollout::LoadedRollout;
-use codex_core::rollout::ReconstructedSession;
-use codex_core::rollout::read_rollout;
-use codex_core::rollout::reconstruct;
-use codex_core::rollout::resume_rollout;
 use codex_fragments::is_contextual_text;
 use codex_fragments::is_user_turn_boundary;
 use codex_protocol::models::ContentItem;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::rollout::RolloutLine;
+use codex_rollout::LoadedRollout;
+use codex_rollout::ReconstructedSession;
+use codex_rollout::read_rollout;
+use codex_rollout::reconstruct;
+use codex_rollout::resume_rollout;
 use pretty_assertions::assert_eq;
 use serde_json::Map;
 use serde_json::Value;
@@ -392,11 +392,9 @@ fn upstream_rollout_fields_survive_the_writer() {
     let home = tempfile::tempdir().expect("tempdir");
     let out = home.path().join("copy.jsonl");
     fs::write(&out, "").expect("create");
-    let mut writer = codex_core::rollout::RolloutWriter::open_existing(
-        &out,
-        codex_core::rollout::LineOrdinals::Omitted,
-    )
-    .expect("open");
+    let mut writer =
+        codex_rollout::RolloutWriter::open_existing(&out, codex_rollout::LineOrdinals::Omitted)
+            .expect("open");
     for loaded_line in &loaded.lines {
         writer.append_line(&loaded_line.line).expect("append");
     }

@@ -4,11 +4,11 @@
 
 mod rollout_support;
 
-use codex_core::rollout::ModelChanged;
-use codex_core::rollout::ReconstructWarning;
-use codex_core::rollout::reconstruct;
 use codex_protocol::models::BaseInstructions;
 use codex_protocol::models::BaseInstructionsProvenance;
+use codex_rollout::ModelChanged;
+use codex_rollout::ReconstructWarning;
+use codex_rollout::reconstruct;
 use pretty_assertions::assert_eq;
 use rollout_support::*;
 use serde_json::json;
@@ -363,8 +363,8 @@ fn resume_rollout_agrees_with_read_then_reconstruct() {
     let path = dir.path().join("rollout.jsonl");
     std::fs::write(&path, &text).expect("write");
 
-    let loaded = codex_core::rollout::read_rollout(&path).expect("read");
-    let resumed = codex_core::rollout::resume_rollout(&path).expect("resume");
+    let loaded = codex_rollout::read_rollout(&path).expect("read");
+    let resumed = codex_rollout::resume_rollout(&path).expect("resume");
     assert_eq!(resumed.session, reconstruct(&loaded));
     assert_eq!(resumed.warnings, loaded.warnings);
     assert_eq!(resumed.warnings.len(), 1);

@@ -10,8 +10,8 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::io::Write;
 
-use codex_core::rollout::read_rollout;
-use codex_core::rollout::reconstruct;
+use codex_rollout::read_rollout;
+use codex_rollout::reconstruct;
 use rollout_support::synthetic::write_synthetic_rollout;
 
 const LINES: usize = 20_000;

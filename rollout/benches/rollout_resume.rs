@@ -1,7 +1,7 @@
 //! Resuming a 100,000-line rollout against the floor of parsing the same lines into
 //! `serde_json::Value`, plus the peak memory of one resume (Linux only).
 //!
-//! `cargo bench -p codex-core --bench rollout_resume`
+//! `cargo bench -p codex-rollout --bench rollout_resume`
 //!
 //! Besides criterion's wall-clock figures it prints the CPU time of each variant (all threads),
 //! which stays meaningful on a machine that is busy with other work.
@@ -18,9 +18,9 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use codex_core::rollout::read_rollout;
-use codex_core::rollout::reconstruct;
-use codex_core::rollout::resume_rollout;
+use codex_rollout::read_rollout;
+use codex_rollout::reconstruct;
+use codex_rollout::resume_rollout;
 use criterion::Criterion;
 use criterion::Throughput;
 use criterion::criterion_group;

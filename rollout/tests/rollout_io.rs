@@ -6,25 +6,25 @@ mod rollout_support;
 
 use std::fs;
 
-use codex_core::rollout::JSON_PROBE_LINES;
-use codex_core::rollout::LineDamage;
-use codex_core::rollout::LineOrdinals;
-use codex_core::rollout::RolloutError;
-use codex_core::rollout::RolloutWarning;
-use codex_core::rollout::RolloutWriter;
-use codex_core::rollout::parse_rollout;
-use codex_core::rollout::read_rollout;
-use codex_core::rollout::rollout_path;
 use codex_protocol::models::ContentItem;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::rollout::RolloutLine;
+use codex_rollout::JSON_PROBE_LINES;
+use codex_rollout::LineDamage;
+use codex_rollout::LineOrdinals;
+use codex_rollout::RolloutError;
+use codex_rollout::RolloutWarning;
+use codex_rollout::RolloutWriter;
+use codex_rollout::parse_rollout;
+use codex_rollout::read_rollout;
+use codex_rollout::rollout_path;
 use jiff::Timestamp;
 use pretty_assertions::assert_eq;
 use rollout_support::*;
 use serde_json::json;
 
-fn line_numbers(loaded: &codex_core::rollout::LoadedRollout) -> Vec<usize> {
+fn line_numbers(loaded: &codex_rollout::LoadedRollout) -> Vec<usize> {
     loaded.lines.iter().map(|line| line.line_number).collect()
 }
 
@@ -103,7 +103,7 @@ fn invalid_utf8_line_is_reported_not_fatal() {
     let mut bytes = jsonl(&[session_meta("t")]).into_bytes();
     bytes.extend_from_slice(b"{\"timestamp\":\"\xff\xfe\",\"type\":\"x\",\"payload\":{}}\n");
     bytes.extend_from_slice(jsonl(&[message("user", "after")]).as_bytes());
-    let loaded = codex_core::rollout::parse_rollout(bytes.as_slice()).expect("read");
+    let loaded = codex_rollout::parse_rollout(bytes.as_slice()).expect("read");
     assert_eq!(line_numbers(&loaded), vec![1, 3]);
     assert_eq!(loaded.warnings[0].line_number, 2);
     assert_eq!(loaded.warnings[0].damage, LineDamage::InvalidJson);

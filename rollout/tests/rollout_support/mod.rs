@@ -4,11 +4,11 @@
 
 pub mod synthetic;
 
-use codex_core::rollout::LoadedRollout;
-use codex_core::rollout::ReconstructedSession;
-use codex_core::rollout::WorldStateBaseline;
-use codex_core::rollout::parse_rollout;
 use codex_protocol::models::ResponseItem;
+use codex_rollout::LoadedRollout;
+use codex_rollout::ReconstructedSession;
+use codex_rollout::WorldStateBaseline;
+use codex_rollout::parse_rollout;
 use serde_json::Value;
 use serde_json::json;
 
