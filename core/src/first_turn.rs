@@ -11,9 +11,6 @@ use codex_protocol::ResponseItem;
 use codex_protocol::SandboxPolicy;
 
 use crate::base_instructions::BaseInstructionsSource;
-use crate::context::fragment_registry::USER_TEXT_KIND;
-use crate::context::fragment_registry::user_text_message;
-use crate::context::fragments::base_instructions::BASE_INSTRUCTIONS;
 use crate::context::initial_context::ContextSource;
 use crate::context::initial_context::build_initial_context_with_world_state;
 use crate::context::world_state::WorldStateError;
@@ -31,6 +28,9 @@ use crate::request::build_responses_request;
 use crate::request::stamp_recorded_item;
 use crate::tools::ToolSpec;
 use crate::turn_context::TurnContext;
+use codex_fragments::USER_TEXT_KIND;
+use codex_fragments::base_instructions::BASE_INSTRUCTIONS;
+use codex_fragments::user_text_message;
 
 /// Where one item of the request's `input` came from.
 #[derive(Debug, Clone, PartialEq, Eq)]

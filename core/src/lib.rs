@@ -7,7 +7,6 @@ pub mod context_manager;
 pub mod first_turn;
 pub mod ids;
 pub mod request;
-pub mod rollout;
 pub mod session;
 pub mod tools;
 pub mod turn_context;

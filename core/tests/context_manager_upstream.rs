@@ -10,8 +10,8 @@ mod upstream_fixtures;
 
 use std::path::PathBuf;
 
-use codex_core::context::contextual_user_message::is_contextual_developer_message;
-use codex_core::context::contextual_user_message::is_user_turn_boundary;
+use codex_fragments::is_contextual_developer_message;
+use codex_fragments::is_user_turn_boundary;
 use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
 use codex_protocol::RolloutItem;

@@ -5,8 +5,6 @@
 mod request_support;
 
 use codex_config::Features;
-use codex_core::context::fragment_registry::classify;
-use codex_core::context::fragments::base_instructions::BASE_INSTRUCTIONS as BASE_INSTRUCTIONS_SPEC;
 use codex_core::request::ContentItemKindsPolicy;
 use codex_core::request::LiteToolCatalog;
 use codex_core::request::ModelProviderKind;
@@ -19,6 +17,8 @@ use codex_core::request::lite_prefix_items;
 use codex_core::tools::BuiltinToolsConfig;
 use codex_core::tools::ToolSpec;
 use codex_core::tools::builtin_tools;
+use codex_fragments::base_instructions::BASE_INSTRUCTIONS as BASE_INSTRUCTIONS_SPEC;
+use codex_fragments::classify;
 use codex_protocol::ContentItem;
 use codex_protocol::ContentItemKind;
 use codex_protocol::ImageDetail;

@@ -5,15 +5,15 @@
 
 mod session_support;
 
-use codex_core::context::contextual_user_message::is_user_turn_boundary;
-use codex_core::context::fragments::compaction_summary::COMPACTION_SUMMARY;
-use codex_core::context::world_state::FragmentSpec;
-use codex_core::context::world_state::MessagePlacement;
-use codex_core::context::world_state::SectionFragment;
+use codex_context_fragments::FragmentSpec;
+use codex_context_fragments::MessagePlacement;
+use codex_context_fragments::SectionFragment;
 use codex_core::context_manager::RollbackOutcome;
 use codex_core::session::ResumedSession;
 use codex_core::session::TurnContextContributor;
 use codex_core::turn_context::TurnContext;
+use codex_fragments::compaction_summary::COMPACTION_SUMMARY;
+use codex_fragments::is_user_turn_boundary;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use codex_protocol::CollaborationModeSettings;

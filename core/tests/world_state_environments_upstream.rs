@@ -12,7 +12,6 @@ use std::path::PathBuf;
 use codex_core::context::world_state::WorldState;
 use codex_core::context::world_state::WorldStateSnapshot;
 use codex_core::context::world_state::sections::environments::EnvironmentInputs;
-use codex_core::context::world_state::sections::environments::EnvironmentStatus;
 use codex_core::context::world_state::sections::environments::EnvironmentsSection;
 use codex_core::context::world_state::sections::environments::EnvironmentsSectionInputs;
 use codex_core::context::world_state::sections::environments::FileSystemAccess;
@@ -21,6 +20,7 @@ use codex_core::context::world_state::sections::environments::FileSystemPolicy;
 use codex_core::context::world_state::sections::environments::FileSystemTarget;
 use codex_core::context::world_state::sections::environments::FilesystemContext;
 use codex_core::context::world_state::sections::environments::PermissionProfileContext;
+use codex_core::turn_context::EnvironmentStatus;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 

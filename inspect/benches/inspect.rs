@@ -5,7 +5,7 @@
 
 #![allow(clippy::expect_used)]
 
-#[path = "../../core/tests/rollout_support/synthetic.rs"]
+#[path = "../../rollout/tests/rollout_support/synthetic.rs"]
 mod synthetic;
 
 use std::fs::File;
@@ -16,11 +16,11 @@ use std::path::Path;
 use std::time::Duration;
 use std::time::Instant;
 
-use codex_core::rollout::resume_rollout;
 use codex_inspect::InspectOptions;
 use codex_inspect::TokenCounter;
 use codex_inspect::inspect_file;
 use codex_models_manager::ModelCatalog;
+use codex_rollout::resume_rollout;
 use criterion::Criterion;
 use criterion::Throughput;
 use criterion::criterion_group;

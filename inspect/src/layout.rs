@@ -11,8 +11,8 @@
 //! fragment registry recognises the whole text as that fragment for the message's role, so a
 //! user message that merely starts like one is shown as it was typed.
 
-use codex_core::context::fragment_registry::classify;
 use codex_core::request::ResponsesRequest;
+use codex_fragments::classify;
 use serde_json::Value;
 
 /// Texts longer than this many characters are cut (the CLI's `--format layout`).

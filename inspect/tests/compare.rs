@@ -457,7 +457,7 @@ fn agents_md_header_and_wrapper_are_compared_under_ignored_prose() {
 
 #[test]
 fn a_permissions_wrapper_is_checked_when_the_content_kind_names_the_fragment() {
-    let kind = codex_core::context::fragment_registry::fragment_type("permissions")
+    let kind = codex_fragments::fragment_type("permissions")
         .expect("registered")
         .spec
         .content_kind;

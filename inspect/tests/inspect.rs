@@ -13,8 +13,6 @@ use codex_config::Features;
 use codex_core::request::ResponsesRequestInputs;
 use codex_core::request::build_responses_request;
 use codex_core::request::prepare_outgoing_items;
-use codex_core::rollout::LoadedLine;
-use codex_core::rollout::LoadedRollout;
 use codex_core::tools::BuiltinToolsConfig;
 use codex_core::tools::builtin_tools;
 use codex_inspect::EntryClass;
@@ -37,6 +35,8 @@ use codex_protocol::ResponseItem;
 use codex_protocol::RolloutItem;
 use codex_protocol::SessionMeta;
 use codex_protocol::WebSearchMode;
+use codex_rollout::LoadedLine;
+use codex_rollout::LoadedRollout;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 use serde_json::json;
@@ -305,7 +305,7 @@ fn project_session_report() {
 fn request_stats_of_rebuilt_bodies_agree_with_the_inspection() {
     let catalog = catalog();
     let options = InspectOptions::new(&catalog);
-    let loaded = codex_core::rollout::read_rollout(&legacy_fixture()).unwrap();
+    let loaded = codex_rollout::read_rollout(&legacy_fixture()).unwrap();
     let bodies: Vec<_> = rebuild_requests(&loaded, &options)
         .unwrap()
         .into_iter()
@@ -366,7 +366,7 @@ fn a_text_only_message_keeps_its_content_kinds_out_of_the_request() {
 fn a_legacy_compaction_without_replacement_history_is_rebuilt_like_a_resume() {
     let catalog = catalog();
     let options = InspectOptions::new(&catalog);
-    let mut loaded = codex_core::rollout::read_rollout(&legacy_fixture()).unwrap();
+    let mut loaded = codex_rollout::read_rollout(&legacy_fixture()).unwrap();
     let compaction = loaded
         .lines
         .iter()
@@ -375,7 +375,7 @@ fn a_legacy_compaction_without_replacement_history_is_rebuilt_like_a_resume() {
     if let RolloutItem::Compacted(compacted) = &mut loaded.lines[compaction].line.item {
         compacted.replacement_history = None;
     }
-    let resumed = codex_core::rollout::reconstruct(&LoadedRollout {
+    let resumed = codex_rollout::reconstruct(&LoadedRollout {
         lines: loaded.lines[..=compaction].to_vec(),
         warnings: Vec::new(),
     });

@@ -10,12 +10,12 @@ use std::path::Path;
 use std::path::PathBuf;
 
 use codex_core::request::ModelProviderKind;
-use codex_core::rollout::read_rollout;
 use codex_inspect::InspectOptions;
 use codex_inspect::RequestKind;
 use codex_inspect::inspect_rollout;
 use codex_inspect::rebuild_requests;
 use codex_models_manager::ModelCatalog;
+use codex_rollout::read_rollout;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 

@@ -4,10 +4,9 @@
 use crate::TemplateId;
 use crate::TemplateSet;
 use crate::format_allow_prefixes;
-use codex_context_fragments::ContextualUserFragment;
+use codex_context_fragments::PERMISSIONS_INSTRUCTIONS;
 use codex_protocol::config_types::ApprovalsReviewer;
 use codex_protocol::config_types::SandboxMode;
-use codex_protocol::models::ContentItemKind;
 use codex_protocol::openai_models::ApprovalMessages;
 use codex_protocol::openai_models::PermissionMessages;
 use codex_protocol::protocol::AskForApproval;
@@ -18,9 +17,6 @@ use codex_protocol::protocol::TemporaryDirectories;
 use std::path::Path;
 use std::path::PathBuf;
 
-const START_MARKER: &str = "<permissions instructions>";
-const END_MARKER: &str = "</permissions instructions>";
-const CONTENT_KIND: &str = "permissions.instructions";
 /// The only placeholder a catalog sandbox message may use; matched literally, spaces included.
 pub const CATALOG_NETWORK_ACCESS_PLACEHOLDER: &str = "{{ network_access }}";
 
@@ -149,27 +145,9 @@ impl PermissionsInstructions {
     }
 }
 
-impl ContextualUserFragment for PermissionsInstructions {
-    fn role(&self) -> &'static str {
-        "developer"
-    }
-
-    fn content_kind(&self) -> ContentItemKind {
-        ContentItemKind::new(CONTENT_KIND)
-    }
-
-    fn markers(&self) -> (&'static str, &'static str) {
-        Self::type_markers()
-    }
-
-    fn type_markers() -> (&'static str, &'static str) {
-        (START_MARKER, END_MARKER)
-    }
-
-    fn body(&self) -> String {
-        self.body.clone()
-    }
-}
+// Role, content kind and markers come from the one spec the `permissions` section recognises
+// the fragment by.
+codex_context_fragments::spec_fragment!(PermissionsInstructions, PERMISSIONS_INSTRUCTIONS);
 
 /// Collects everything the permissions instructions depend on; [`build`](Self::build) renders
 /// them with a [`TemplateSet`].

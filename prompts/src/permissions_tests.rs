@@ -1,4 +1,6 @@
 use super::*;
+use codex_context_fragments::ContextualUserFragment;
+use codex_protocol::models::ContentItemKind;
 use pretty_assertions::assert_eq;
 
 pub(super) fn embedded() -> TemplateSet {

@@ -19,13 +19,6 @@ use codex_core::first_turn::build_turn_request;
 use codex_core::ids::IdGenerator;
 use codex_core::request::ContentItemKindsPolicy;
 use codex_core::request::ResponsesRequest;
-use codex_core::rollout::ForkPoint;
-use codex_core::rollout::LoadedLine;
-use codex_core::rollout::LoadedRollout;
-use codex_core::rollout::ReconstructWarning;
-use codex_core::rollout::ReconstructedSession;
-use codex_core::rollout::fork;
-use codex_core::rollout::reconstruct;
 use codex_core::session::ResumedSession;
 use codex_core::session::Session;
 use codex_core::session::SessionInit;
@@ -39,6 +32,13 @@ use codex_protocol::RolloutItem;
 use codex_protocol::rollout::RolloutLine;
 use codex_protocol::rollout::TOKEN_COUNT_EVENT_TYPE;
 use codex_protocol::rollout::TokenUsageInfo;
+use codex_rollout::ForkPoint;
+use codex_rollout::LoadedLine;
+use codex_rollout::LoadedRollout;
+use codex_rollout::ReconstructWarning;
+use codex_rollout::ReconstructedSession;
+use codex_rollout::fork;
+use codex_rollout::reconstruct;
 
 use super::CodexHome;
 use super::ScriptError;
@@ -276,8 +276,7 @@ impl<'env> ScriptedSession<'env> {
                 .map_err(|error| ScriptError::Reload(error.into()))?;
             text.push(b'\n');
         }
-        let loaded =
-            codex_core::rollout::parse_rollout(text.as_slice()).map_err(ScriptError::Reload)?;
+        let loaded = codex_rollout::parse_rollout(text.as_slice()).map_err(ScriptError::Reload)?;
         let mut session = Self::resume(env, &loaded, config, sink, mode)?;
         session.earlier_lines = earlier_lines;
         Ok(session)

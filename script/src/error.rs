@@ -8,10 +8,10 @@ use codex_client::ClientError;
 use codex_config::AgentsMdError;
 use codex_config::ConfigError;
 use codex_core::first_turn::FirstTurnError;
-use codex_core::rollout::RolloutError;
 use codex_core::session::SessionError;
 use codex_core::tools::ToolSpecError;
 use codex_core::turn_context::TurnContextError;
+use codex_rollout::RolloutError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ScriptError {

@@ -24,9 +24,9 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use codex_core::context::fragments::additional_context_user::AdditionalContextKey;
-use codex_core::context::fragments::network_rule_saved::NetworkRuleAction;
-use codex_core::context::fragments::subagent_notification::AgentStatus;
+use codex_fragments::additional_context_user::AdditionalContextKey;
+use codex_fragments::network_rule_saved::NetworkRuleAction;
+use codex_fragments::subagent_notification::AgentStatus;
 use serde_json::Map;
 use serde_json::Value;
 

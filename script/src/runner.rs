@@ -1,7 +1,7 @@
 //! Running a whole script, or the rest of one from a rollout.
 
-use codex_core::rollout::LoadedRollout;
 use codex_protocol::RolloutLine;
+use codex_rollout::LoadedRollout;
 
 use super::ContextMode;
 use super::RequestSink;

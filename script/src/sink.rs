@@ -3,13 +3,13 @@
 
 use std::path::Path;
 
-use codex_core::rollout::LineOrdinals;
-use codex_core::rollout::LoadedRollout;
-use codex_core::rollout::RolloutError;
-use codex_core::rollout::RolloutWriter;
 use codex_core::session::RolloutSink;
 use codex_core::session::RolloutSinkError;
 use codex_protocol::RolloutLine;
+use codex_rollout::LineOrdinals;
+use codex_rollout::LoadedRollout;
+use codex_rollout::RolloutError;
+use codex_rollout::RolloutWriter;
 use codex_utils_fs::Existing;
 
 /// The lines one session run wrote, in order, optionally also appended to a rollout file (each

@@ -5,16 +5,16 @@ use std::path::PathBuf;
 
 use codex_config::Config;
 use codex_core::ids::IdGenerator;
-use codex_core::rollout::ForkPoint;
-use codex_core::rollout::LoadedLine;
-use codex_core::rollout::LoadedRollout;
-use codex_core::rollout::ReconstructedSession;
-use codex_core::rollout::fork;
 use codex_protocol::BaseInstructions;
 use codex_protocol::SessionMeta;
 use codex_protocol::TurnContextItem;
 use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
 use codex_protocol::rollout::RolloutItem;
+use codex_rollout::ForkPoint;
+use codex_rollout::LoadedLine;
+use codex_rollout::LoadedRollout;
+use codex_rollout::ReconstructedSession;
+use codex_rollout::fork;
 use serde_json::json;
 
 use super::ScriptError;

@@ -11,8 +11,8 @@ use std::collections::BTreeSet;
 use std::path::Component;
 use std::path::PathBuf;
 
-use codex_core::context::fragment_registry::all_fragment_types;
-use codex_core::context::fragment_registry::classify;
+use codex_fragments::all_fragment_types;
+use codex_fragments::classify;
 use codex_inspect::EntryClass;
 use codex_inspect::InspectOptions;
 use codex_inspect::inspect_file;

@@ -6,8 +6,8 @@
 mod script_support;
 
 use codex_core::context::world_state::WorldStateSnapshot;
-use codex_core::rollout::reconstruct;
 use codex_protocol::RolloutItem;
+use codex_rollout::reconstruct;
 use codex_script::ContextMode;
 use codex_script::ScriptSink;
 use codex_script::ScriptStart;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use codex_context_fragments::fingerprint;
-use codex_core::context::fragment_registry::fragment_roles;
+use codex_fragments::fragment_roles;
 
 use crate::input;
 

@@ -25,8 +25,6 @@ use codex_client::StreamProgress;
 use codex_core::first_turn::build_turn_request;
 use codex_core::ids::IdGenerator;
 use codex_core::request::ContentItemKindsPolicy;
-use codex_core::rollout::LineOrdinals;
-use codex_core::rollout::RolloutWriter;
 use codex_core::session::RolloutSink;
 use codex_core::session::Session;
 use codex_core::session::SessionInit;
@@ -35,6 +33,8 @@ use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
 use codex_protocol::SessionMeta;
 use codex_protocol::rollout::TokenUsageInfo;
+use codex_rollout::LineOrdinals;
+use codex_rollout::RolloutWriter;
 use tracing::warn;
 
 use super::request::PreparedTurn;

@@ -7,11 +7,11 @@ use anyhow::Context as _;
 use codex_config::ConfigEnv;
 use codex_config::check_working_directory;
 use codex_core::request::ResponsesRequest;
-use codex_core::rollout::ForkPoint;
-use codex_core::rollout::read_rollout;
 use codex_inspect::render_request_stats;
 use codex_inspect::request_stats;
 use codex_prompts::TemplateSet;
+use codex_rollout::ForkPoint;
+use codex_rollout::read_rollout;
 use codex_script::AssistantReply;
 use codex_script::CodexHome;
 use codex_script::ContextMode;
@@ -386,7 +386,7 @@ fn environment(
 /// `point`, then `--set`.
 fn next_turn_config(
     next: &NextTurnArgs,
-    rollout: &codex_core::rollout::LoadedRollout,
+    rollout: &codex_rollout::LoadedRollout,
     point: ForkPoint,
 ) -> anyhow::Result<(SessionEnvironment, codex_config::Config)> {
     let env = environment(&next.options, None, None)?;

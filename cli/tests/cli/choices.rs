@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use codex_core::context::fragment_registry::fragment_roles;
 use codex_core::context::world_state::catalog_section_ids;
+use codex_fragments::fragment_roles;
 use codex_prompts::TemplateId;
 use pretty_assertions::assert_eq;
 

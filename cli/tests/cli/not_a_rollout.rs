@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use codex_core::rollout::JSON_PROBE_LINES;
+use codex_rollout::JSON_PROBE_LINES;
 use pretty_assertions::assert_eq;
 
 use crate::support::arg;

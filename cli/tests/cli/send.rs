@@ -3,10 +3,10 @@
 use std::path::Path;
 use std::path::PathBuf;
 
-use codex_core::rollout::read_rollout;
-use codex_core::rollout::reconstruct;
 use codex_protocol::ResponseItem;
 use codex_protocol::RolloutItem;
+use codex_rollout::read_rollout;
+use codex_rollout::reconstruct;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 use serde_json::json;

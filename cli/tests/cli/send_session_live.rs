@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use codex_core::rollout::read_rollout;
-use codex_core::rollout::reconstruct;
+use codex_rollout::read_rollout;
+use codex_rollout::reconstruct;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 use serde_json::json;

@@ -14,7 +14,6 @@ use codex_protocol::ReadOnlyAccess;
 use codex_protocol::SandboxPolicy;
 use codex_protocol::TemporaryDirectories;
 
-use crate::context::fragments::available_skills_instructions::SkillUsageRules;
 use crate::context::world_state::WorldState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::sections::agents_md::AgentsMdSection;
@@ -59,6 +58,7 @@ use crate::context::world_state::sections::skills::skills_section_contribution;
 use crate::context::world_state::sections::tools::ToolsSection;
 use crate::context::world_state::sections::tools::ToolsSectionInputs;
 use crate::turn_context::TurnContext;
+use codex_fragments::available_skills_instructions::SkillUsageRules;
 
 /// Read-only subdirectories of a writable workspace root: version control and agent
 /// configuration stay protected even when the workspace is writable.

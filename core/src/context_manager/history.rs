@@ -3,9 +3,9 @@ use codex_protocol::WorldStateItem;
 use serde_json::Value;
 
 use crate::context::world_state::HistoryFragmentIndex;
-use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldState;
 use crate::context::world_state::WorldStateSnapshot;
+use codex_context_fragments::SectionFragment;
 
 /// The API items of a thread, oldest first, with the world-state baseline that describes what
 /// the model has been told and an index of fragments already recognised in those items.

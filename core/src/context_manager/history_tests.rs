@@ -10,12 +10,12 @@ use serde_json::json;
 
 use super::*;
 use crate::context::world_state::ErasedWorldStateSection;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::USER_ROLE;
 use crate::context_manager::ABORTED_OUTPUT;
 use crate::context_manager::merge_contextual_fragments;
+use codex_context_fragments::FragmentSpec;
+use codex_context_fragments::MessagePlacement;
+use codex_context_fragments::USER_ROLE;
 
 fn text(role: &str, text: &str) -> ResponseItem {
     ResponseItem::message(role, vec![ContentItem::input_text(text)])

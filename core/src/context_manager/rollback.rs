@@ -1,9 +1,9 @@
 //! Dropping the newest user turns from history (thread rollback).
 
 use super::ContextManager;
-use crate::context::contextual_user_message::has_non_contextual_developer_content;
-use crate::context::contextual_user_message::is_context_update;
-use crate::context::contextual_user_message::is_user_turn_boundary;
+use codex_fragments::has_non_contextual_developer_content;
+use codex_fragments::is_context_update;
+use codex_fragments::is_user_turn_boundary;
 
 /// What a rollback removed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -4,7 +4,7 @@ use codex_context_fragments::set_annotated_content;
 use codex_context_fragments::to_annotated_content;
 use codex_protocol::ResponseItem;
 
-use crate::context::world_state::SectionFragment;
+use codex_context_fragments::SectionFragment;
 
 /// One message per run of consecutive same-role fragments that may share a message; a fragment
 /// that requires a separate message always stands alone (and ends the run). Each fragment is

@@ -5,10 +5,10 @@ use codex_protocol::ResponseItem;
 use pretty_assertions::assert_eq;
 
 use super::*;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
-use crate::context::world_state::USER_ROLE;
+use codex_context_fragments::DEVELOPER_ROLE;
+use codex_context_fragments::FragmentSpec;
+use codex_context_fragments::MessagePlacement;
+use codex_context_fragments::USER_ROLE;
 
 const fn spec(role: &'static str, kind: &'static str, placement: MessagePlacement) -> FragmentSpec {
     FragmentSpec {

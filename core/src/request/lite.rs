@@ -4,10 +4,10 @@
 use codex_context_fragments::ContextualUserFragment;
 use codex_protocol::ResponseItem;
 
-use crate::context::fragments::base_instructions::BaseInstructionsFragment;
 use crate::ids::LiteIdNamespace;
 use crate::tools::NamespaceTool;
 use crate::tools::ToolSpec;
+use codex_fragments::base_instructions::BaseInstructionsFragment;
 
 /// Name of the namespace that top-level function and custom tools are folded into.
 pub const LITE_FUNCTIONS_NAMESPACE: &str = "functions";

@@ -10,13 +10,13 @@ use super::Session;
 use super::SessionError;
 use super::turn_context_item::turn_context_item;
 use crate::context::initial_context::build_initial_context_with_world_state;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldState;
 use crate::context::world_state_for_step::build_world_state_for_step;
 use crate::context_manager::full_world_state_item;
 use crate::context_manager::merge_contextual_fragments;
 use crate::turn_context::TurnContext;
+use codex_context_fragments::DEVELOPER_ROLE;
+use codex_context_fragments::SectionFragment;
 
 /// An extension that adds developer context whenever the turn's settings change.
 ///

@@ -47,7 +47,6 @@ pub use sink::RolloutSink;
 pub use sink::RolloutSinkError;
 pub use turn_context_item::turn_context_item;
 
-use crate::context::fragment_registry::user_text_message;
 use crate::context::world_state::WorldStateSnapshot;
 use crate::context_manager::ContextManager;
 use crate::context_manager::is_api_item;
@@ -55,6 +54,7 @@ use crate::ids::IdGenerator;
 use crate::ids::rollout_timestamp_of;
 use crate::request::stamp_recorded_item;
 use crate::turn_context::TurnContext;
+use codex_fragments::user_text_message;
 
 /// What every session starts from.
 #[derive(Debug, Clone)]

@@ -10,10 +10,10 @@ use super::RolloutSink;
 use super::Session;
 use super::SessionError;
 use super::events;
-use crate::context::contextual_user_message::is_compaction_summary;
-use crate::context::contextual_user_message::is_user_turn_boundary;
-use crate::context::fragments::compaction_summary::CompactionSummary;
 use crate::context_manager::RollbackOutcome;
+use codex_fragments::compaction_summary::CompactionSummary;
+use codex_fragments::is_compaction_summary;
+use codex_fragments::is_user_turn_boundary;
 
 impl<S: RolloutSink> Session<S> {
     /// Local compaction: history becomes the user's own messages (injected context and earlier

@@ -2,7 +2,7 @@
 
 use codex_protocol::RolloutLine;
 
-use crate::rollout::RolloutWriter;
+use codex_rollout::RolloutWriter;
 
 /// Why a rollout line could not be stored.
 #[derive(Debug, thiserror::Error)]

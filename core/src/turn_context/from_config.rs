@@ -18,6 +18,7 @@ use codex_protocol::SandboxPolicy;
 use codex_protocol::WebSearchMode;
 
 use super::BaseInstructionsOverrides;
+use super::EnvironmentStatus;
 use super::LOCAL_ENVIRONMENT_ID;
 use super::SkillEntry;
 use super::SkillsListing;
@@ -25,7 +26,6 @@ use super::SkillsSettings;
 use super::TurnContext;
 use super::TurnEnvironment;
 use crate::base_instructions::BaseInstructionsSource;
-use crate::context::world_state::sections::environments::EnvironmentStatus;
 use crate::ids::IdGenerator;
 
 /// What a turn context is built from besides the configuration.

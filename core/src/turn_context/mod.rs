@@ -7,11 +7,13 @@
 //! configuration.
 
 mod from_config;
+mod values;
 
 use std::path::PathBuf;
 
 use codex_config::AgentsMdDiscovery;
 use codex_config::Features;
+pub use codex_fragments::available_skills_instructions::SkillEntry;
 use codex_protocol::ApprovalsReviewer;
 use codex_protocol::AskForApproval;
 use codex_protocol::CollaborationMode;
@@ -27,17 +29,16 @@ use codex_protocol::openai_models::ReasoningEffort;
 
 pub use from_config::TurnContextError;
 pub use from_config::TurnContextSources;
+pub use values::EnvironmentStatus;
+pub use values::MultiAgentMode;
+pub use values::MultiAgentUsageHintSectionInputs;
+pub use values::NetworkContext;
+pub use values::SkillsListing;
+pub use values::UsageHintSource;
 
 use crate::base_instructions::BaseInstructionsInputs;
 use crate::base_instructions::ResolvedBaseInstructions;
 use crate::base_instructions::resolve_base_instructions;
-pub use crate::context::fragments::available_skills_instructions::SkillEntry;
-use crate::context::world_state::sections::environments::EnvironmentStatus;
-use crate::context::world_state::sections::environments::NetworkContext;
-pub use crate::context::world_state::sections::multi_agent_mode::MultiAgentMode;
-pub use crate::context::world_state::sections::multi_agent_usage_hint::MultiAgentUsageHintSectionInputs;
-pub use crate::context::world_state::sections::multi_agent_usage_hint::UsageHintSource;
-pub use crate::context::world_state::sections::skills::SkillsListing;
 use crate::request::ROOT_AGENT_NAME;
 use crate::tools::BuiltinToolsConfig;
 use crate::tools::ToolSpec;

@@ -96,8 +96,7 @@ fn empty_configuration_uses_the_catalog_default_model_and_upstream_defaults() {
         vec![TurnEnvironment {
             id: LOCAL_ENVIRONMENT_ID.to_string(),
             cwd: "/work/project".to_string(),
-            status:
-                crate::context::world_state::sections::environments::EnvironmentStatus::Available,
+            status: super::EnvironmentStatus::Available,
             shell: Some("zsh".to_string()),
         }]
     );

@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use codex_core::rollout::LoadedRollout;
-use codex_core::rollout::parse_rollout;
 use codex_models_manager::ModelCatalog;
+use codex_rollout::LoadedRollout;
+use codex_rollout::parse_rollout;
 use serde_json::Value;
 
 use super::CompareError;

@@ -13,7 +13,8 @@
 //!   parameter keys, never by description; every other top-level field by presence, and the
 //!   top-level keys by order.
 //! - Entries are classified with the fragment registry's
-//!   [`classify`](codex_core::context::fragment_registry::classify); text inside a recognised
+//!   [`classify`](codex_fragments::classify); text inside a recognised
+//!   [`classify`](codex_fragments::classify); text inside a recognised
 //!   fragment is prose and only its protocol-fixed structure is compared (the tags of
 //!   `<environment_context>`, the AGENTS.md header and `<INSTRUCTIONS>` wrapper, the markers
 //!   around other fragments). Text nobody injected (what users, assistants and developers

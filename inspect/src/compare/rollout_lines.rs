@@ -2,8 +2,8 @@
 //! the `world_state` full/patch pattern with the sections each record touches (for records whose
 //! lines correspond), and the number of `turn_context` lines.
 
-use codex_core::rollout::LoadedRollout;
 use codex_protocol::rollout::RolloutItem;
+use codex_rollout::LoadedRollout;
 
 use super::align::common_subsequence;
 use super::report::Difference;

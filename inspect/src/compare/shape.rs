@@ -1,8 +1,8 @@
 //! The structural view of one `input` item: its type, role, the classification of each content
 //! entry, and a signature that the alignment matches items by.
 
-use codex_core::context::fragment_registry::FragmentTypeInfo;
-use codex_core::context::fragment_registry::classify;
+use codex_fragments::FragmentTypeInfo;
+use codex_fragments::classify;
 use serde_json::Value;
 
 /// What a content entry is.

@@ -2,7 +2,7 @@
 //! tags of `<environment_context>`, the AGENTS.md header and `<INSTRUCTIONS>` wrapper, and the
 //! markers that wrap other fragments (`<permissions instructions>`).
 
-use codex_core::context::fragment_registry::FragmentTypeInfo;
+use codex_fragments::FragmentTypeInfo;
 
 use super::align::common_subsequence;
 use super::report::DifferenceDetail;

@@ -2,10 +2,9 @@
 
 use std::io;
 
-use codex_core::context::fragment_registry;
-use codex_core::context::fragment_registry::FragmentOrigin;
-use codex_core::context::fragment_registry::FragmentTypeInfo;
-use codex_core::context::fragment_registry::USER_CONTENT_KIND_PREFIX;
+use codex_fragments::FragmentOrigin;
+use codex_fragments::FragmentTypeInfo;
+use codex_fragments::USER_CONTENT_KIND_PREFIX;
 use codex_protocol::ContentItem;
 use codex_protocol::ContentItemKind;
 use codex_protocol::ResponseItem;
@@ -260,7 +259,7 @@ fn classify_content(
             // Text whose kind says a person wrote it may still copy a fragment's markers.
             let imitates = recorded_kind
                 .filter(|kind| kind.starts_with(USER_CONTENT_KIND_PREFIX))
-                .and_then(|_| fragment_registry::classify(role, &entry.text, None))
+                .and_then(|_| codex_fragments::classify(role, &entry.text, None))
                 .map(|info| info.name.to_string());
             entry.class = EntryClass::UserText { imitates };
         }
@@ -315,7 +314,7 @@ pub(super) fn injected_fragment(
     text: &str,
     kind: Option<&str>,
 ) -> Option<(&'static FragmentTypeInfo, Recognition)> {
-    let info = fragment_registry::classify(role, text, kind)?;
+    let info = codex_fragments::classify(role, text, kind)?;
     let recognised_by = recognition(info, kind);
     // The model's own text is never injected context: an assistant message is a fragment
     // (an inter-agent envelope) only when its recorded kind says so.

@@ -2,8 +2,8 @@
 //! warnings and the rest of the file is still inspected.
 
 use codex_core::request::RequestBuildError;
-use codex_core::rollout::RolloutError;
 use codex_core::tools::ToolSpecError;
+use codex_rollout::RolloutError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum InspectError {

@@ -36,12 +36,12 @@ mod walk;
 use std::path::Path;
 
 use codex_core::request::ModelProviderKind;
-use codex_core::rollout::LoadedRollout;
-use codex_core::rollout::read_rollout_for_replay;
 use codex_models_manager::ModelCatalog;
 use codex_protocol::BaseInstructions;
 use codex_protocol::BaseInstructionsProvenance;
 use codex_protocol::rollout::RolloutItem;
+use codex_rollout::LoadedRollout;
+use codex_rollout::read_rollout_for_replay;
 
 pub use error::InspectError;
 pub use html::render_html;

@@ -4,9 +4,9 @@
 
 use std::fmt::Write as _;
 
-use codex_core::context::fragments::base_instructions::BASE_INSTRUCTIONS;
-use codex_core::context::world_state::DEVELOPER_ROLE;
+use codex_context_fragments::DEVELOPER_ROLE;
 use codex_core::request::ResponsesRequest;
+use codex_fragments::base_instructions::BASE_INSTRUCTIONS;
 use codex_protocol::models::ContentItemKind;
 use codex_protocol::models::ResponseItem;
 use serde::Serialize;

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::hash::Hasher;
 
-use codex_core::context::fragments::o200k_token_count;
+use codex_fragments::o200k_token_count;
 
 /// Pieces longer than this are counted every time rather than remembered: long pieces are
 /// mostly one-off runs (hashes, base64) that would only fill the memo.

@@ -19,17 +19,17 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::collections::HashSet;
 
-use codex_core::context::fragments::turn_aborted;
-use codex_core::context::fragments::user_shell_command::USER_SHELL_COMMAND;
-use codex_core::context::world_state::FragmentSpec;
+use codex_context_fragments::FragmentSpec;
 use codex_core::context_manager::ContextManager;
 use codex_core::context_manager::is_api_item;
-use codex_core::rollout::LoadedRollout;
-use codex_core::rollout::reconstruct;
+use codex_fragments::turn_aborted;
+use codex_fragments::user_shell_command::USER_SHELL_COMMAND;
 use codex_protocol::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::rollout::TurnContextItem;
 use codex_protocol::rollout::WorldStateItem;
+use codex_rollout::LoadedRollout;
+use codex_rollout::reconstruct;
 use serde_json::Value;
 
 use super::InspectError;

@@ -6,11 +6,11 @@
 use std::path::PathBuf;
 
 use codex_config::ConfigEnv;
-use codex_core::rollout::LoadedRollout;
-use codex_core::rollout::parse_rollout;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 use codex_protocol::RolloutLine;
+use codex_rollout::LoadedRollout;
+use codex_rollout::parse_rollout;
 use codex_script::CodexHome;
 use codex_script::ContextMode;
 use codex_script::Script;

@@ -8,9 +8,9 @@ use serde_json::Value;
 
 use super::*;
 use crate::context::world_state::ErasedWorldStateSection;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
 use crate::turn_context::SessionSource;
+use codex_context_fragments::FragmentSpec;
+use codex_context_fragments::MessagePlacement;
 
 /// A section that always renders the same fragment on a full render.
 struct FixedSection {

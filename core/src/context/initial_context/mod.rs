@@ -22,24 +22,24 @@ use codex_protocol::ContentItemKind;
 use codex_protocol::InternalChatMessageMetadataPassthrough;
 use codex_protocol::ResponseItem;
 
-pub use crate::context::fragments::developer_instructions::DEVELOPER_INSTRUCTIONS_KIND;
-pub use crate::context::fragments::developer_instructions::DeveloperInstructions;
-pub use crate::context::fragments::guardian_policy::GUARDIAN_POLICY_KIND;
-pub use crate::context::fragments::guardian_policy::GuardianPolicy;
+pub use codex_fragments::developer_instructions::DEVELOPER_INSTRUCTIONS_KIND;
+pub use codex_fragments::developer_instructions::DeveloperInstructions;
+pub use codex_fragments::guardian_policy::GUARDIAN_POLICY_KIND;
+pub use codex_fragments::guardian_policy::GuardianPolicy;
 
-use crate::context::world_state::DEVELOPER_ROLE;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::SectionFragment;
-use crate::context::world_state::USER_ROLE;
 use crate::context::world_state::WorldState;
 use crate::context::world_state::WorldStateSection;
 use crate::context::world_state::sections::context_window::ContextWindowSection;
 use crate::context::world_state::sections::context_window::ContextWindowSectionInputs;
-use crate::context::world_state::sections::managed_developer_instructions::MANAGED_DEVELOPER_INSTRUCTIONS;
-use crate::context::world_state::sections::model::MODEL_SWITCH;
-use crate::context::world_state::sections::multi_agent_mode::MULTI_AGENT_MODE;
-use crate::context::world_state::sections::multi_agent_usage_hint::MULTI_AGENT_ROLE;
 use crate::turn_context::TurnContext;
+use codex_context_fragments::DEVELOPER_ROLE;
+use codex_context_fragments::SectionFragment;
+use codex_context_fragments::USER_ROLE;
+use codex_fragments::sections::MANAGED_DEVELOPER_INSTRUCTIONS;
+use codex_fragments::sections::MODEL_SWITCH;
+use codex_fragments::sections::MULTI_AGENT_MODE;
+use codex_fragments::sections::MULTI_AGENT_ROLE;
 
 /// Where one content entry of the assembled context came from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

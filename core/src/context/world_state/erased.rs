@@ -1,10 +1,10 @@
 use std::borrow::Cow;
 
+use codex_context_fragments::SectionFragment;
 use serde::Deserialize;
 use serde_json::Map;
 use serde_json::Value;
 
-use super::fragment::SectionFragment;
 use super::section::PreviousSectionState;
 use super::section::WorldStateSection;
 

@@ -1,13 +1,13 @@
 use std::borrow::Cow;
 
+use codex_context_fragments::MessagePlacement;
+use codex_context_fragments::SectionFragment;
+use codex_context_fragments::WorldStateFragment;
 use codex_protocol::models::ContentItemKind;
 use serde_json::Value;
 
 use super::erased::ErasedWorldStateSection;
 use super::erased::normalize_snapshot;
-use super::fragment::MessagePlacement;
-use super::fragment::SectionFragment;
-use super::fragment::WorldStateFragment;
 use super::section::PreviousSectionState;
 
 /// Untyped previous state handed to extension renderers.

@@ -1,7 +1,8 @@
+use codex_context_fragments::SectionFragment;
+
 use super::erased::ErasedWorldStateSection;
 use super::error::WorldStateError;
 use super::extension::WorldStateSectionContribution;
-use super::fragment::SectionFragment;
 use super::history::FragmentHistory;
 use super::history::FragmentMatchPurpose;
 use super::history::FragmentQuery;

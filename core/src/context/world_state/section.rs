@@ -1,9 +1,8 @@
 use std::borrow::Cow;
 
+use codex_context_fragments::SectionFragment;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-
-use super::fragment::SectionFragment;
 
 /// What is known about the model-visible state of one section before this render.
 #[derive(Debug)]

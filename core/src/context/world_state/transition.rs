@@ -1,10 +1,10 @@
+use codex_context_fragments::SectionFragment;
 use codex_prompts::TemplateSet;
 use serde_json::Value;
 
 use super::catalog::catalog_entry;
 use super::erased::ErasedWorldStateSection;
 use super::error::WorldStateError;
-use super::fragment::SectionFragment;
 use super::section::PreviousSectionState;
 use super::section::WorldStateSection;
 

@@ -1,7 +1,11 @@
 use std::sync::Arc;
 use std::sync::Mutex;
 
+use codex_context_fragments::DEVELOPER_ROLE;
 use codex_context_fragments::FragmentFingerprint;
+use codex_context_fragments::FragmentSpec;
+use codex_context_fragments::MessagePlacement;
+use codex_context_fragments::SectionFragment;
 use codex_protocol::models::ContentItem;
 use codex_protocol::models::ResponseItem;
 use pretty_assertions::assert_eq;

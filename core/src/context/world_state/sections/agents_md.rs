@@ -1,6 +1,8 @@
 //! `agents_md`: the assembled AGENTS.md instructions, sent in the contextual user message,
 //! with a replacement or removal notice when they change.
 
+use codex_context_fragments::SectionFragment;
+use codex_fragments::sections::AGENTS_MD_INSTRUCTIONS;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use codex_prompts::render;
@@ -8,23 +10,9 @@ use serde::Deserialize;
 use serde::Serialize;
 
 use crate::context::world_state::CatalogSection;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::SectionFragment;
-use crate::context::world_state::USER_ROLE;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
-
-/// The AGENTS.md fragment. The start marker is a prefix, so text written with the older
-/// `… for <directory>` header is recognised as well.
-pub const AGENTS_MD_INSTRUCTIONS: FragmentSpec = FragmentSpec {
-    role: USER_ROLE,
-    content_kind: "agents_md.instructions",
-    start_marker: "# AGENTS.md instructions",
-    end_marker: "</INSTRUCTIONS>",
-    placement: MessagePlacement::Mergeable,
-};
 
 /// Snapshot of the `agents_md` section: `{}` when nothing is loaded, so that a removal is
 /// still expressible.

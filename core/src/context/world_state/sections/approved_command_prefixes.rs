@@ -4,46 +4,20 @@
 
 use std::collections::BTreeSet;
 
+use codex_context_fragments::DEVELOPER_ROLE;
+use codex_context_fragments::SectionFragment;
+use codex_fragments::sections::APPROVED_COMMAND_PREFIX_SAVED_PREFIX;
+use codex_fragments::sections::approved_prefix_saved_fragment;
 use codex_prompts::TemplateSet;
-use codex_prompts::format_allow_prefixes;
 use serde::Deserialize;
 
 use crate::context::world_state::CatalogSection;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
 
-/// Leading text of every approved-prefix notice; history recognises notices by it.
-pub const APPROVED_COMMAND_PREFIX_SAVED_PREFIX: &str = "Approved command prefix saved:";
-
-/// The unmarked notice fragment.
-pub const APPROVED_COMMAND_PREFIX_SAVED: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "permissions.approved_command_prefix_saved",
-    start_marker: "",
-    end_marker: "",
-    placement: MessagePlacement::Mergeable,
-};
-
 /// A set of approved command prefixes; persists as a sorted array of token arrays.
 pub type ApprovedPrefixes = BTreeSet<Vec<String>>;
-
-/// `Approved command prefix saved:` followed by the formatted prefix list, or `None` when
-/// nothing was added.
-pub fn approved_prefix_saved_fragment(
-    added: &[Vec<String>],
-    templates: &TemplateSet,
-) -> Option<SectionFragment> {
-    let list = format_allow_prefixes(added, templates)?;
-    Some(
-        APPROVED_COMMAND_PREFIX_SAVED
-            .fragment(format!("{APPROVED_COMMAND_PREFIX_SAVED_PREFIX}\n{list}")),
-    )
-}
 
 /// Prefixes in `current` that `previous` lacks, in sorted order.
 pub fn added_prefixes(previous: &ApprovedPrefixes, current: &ApprovedPrefixes) -> Vec<Vec<String>> {

@@ -1,21 +1,11 @@
 //! `apps_instructions`: guidance on apps (connectors), shown once when it becomes usable.
 
+use codex_context_fragments::FragmentSpec;
+use codex_fragments::sections::APPS_INSTRUCTIONS;
 use codex_prompts::TemplateId;
 
 use super::guidance::GuidanceKind;
 use super::guidance::GuidanceSection;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
-
-/// The `<apps_instructions>` fragment.
-pub const APPS_INSTRUCTIONS: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "apps.instructions",
-    start_marker: "<apps_instructions>",
-    end_marker: "</apps_instructions>",
-    placement: MessagePlacement::Mergeable,
-};
 
 /// Marker type naming the `apps_instructions` section.
 #[derive(Debug)]

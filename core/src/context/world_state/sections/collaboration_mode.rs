@@ -2,6 +2,8 @@
 //! An empty element is how earlier instructions are cleared.
 
 use codex_context_fragments::FragmentFingerprint;
+use codex_context_fragments::SectionFragment;
+use codex_fragments::sections::COLLABORATION_MODE;
 use codex_prompts::TemplateSet;
 use codex_protocol::config_types::ModeKind;
 use codex_protocol::openai_models::CollaborationModeMessages;
@@ -9,22 +11,9 @@ use serde::Deserialize;
 use serde::Serialize;
 
 use crate::context::world_state::CatalogSection;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
-
-/// The `<collaboration_mode>` fragment; its body is the raw instructions, without padding.
-pub const COLLABORATION_MODE: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "collaboration_mode.instructions",
-    start_marker: "<collaboration_mode>",
-    end_marker: "</collaboration_mode>",
-    placement: MessagePlacement::Mergeable,
-};
 
 /// Snapshot of the `collaboration_mode` section. Older rollouts hold an object without the
 /// instructions fingerprint, or only the bare mode; both still deserialize.

@@ -1,26 +1,15 @@
 //! `context_window`: identifies the agent and its context windows. The full block is part of
 //! the initial context only; diffs repeat it solely when the agent path changes.
 
+use codex_context_fragments::SectionFragment;
+use codex_fragments::sections::CONTEXT_WINDOW;
 use codex_prompts::TemplateSet;
 use serde::Deserialize;
 
 use crate::context::world_state::CatalogSection;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
-
-/// The `<context_window>` fragment (token-budget context).
-pub const CONTEXT_WINDOW: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "token_budget.context_window",
-    start_marker: "<context_window>",
-    end_marker: "</context_window>",
-    placement: MessagePlacement::Separate,
-};
 
 /// Inputs of the `context_window` section.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]

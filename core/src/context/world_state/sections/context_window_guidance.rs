@@ -1,25 +1,14 @@
 //! `context_window_guidance`: the configured advice on managing the context window.
 
+use codex_context_fragments::SectionFragment;
+use codex_fragments::sections::CONTEXT_WINDOW_GUIDANCE;
 use codex_prompts::TemplateSet;
 use serde::Deserialize;
 
 use crate::context::world_state::CatalogSection;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
-
-/// The `<context_window_guidance>` fragment.
-pub const CONTEXT_WINDOW_GUIDANCE: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "token_budget.context_window_guidance",
-    start_marker: "<context_window_guidance>",
-    end_marker: "</context_window_guidance>",
-    placement: MessagePlacement::Mergeable,
-};
 
 /// Inputs of the `context_window_guidance` section (registered only for a non-blank message).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]

@@ -5,6 +5,8 @@
 use std::collections::BTreeMap;
 use std::collections::BTreeSet;
 
+use codex_context_fragments::SectionFragment;
+use codex_fragments::sections::ENVIRONMENT_CONTEXT;
 use codex_prompts::TemplateSet;
 use serde::Deserialize;
 use serde::Serialize;
@@ -17,34 +19,13 @@ pub use super::environments_xml::FileSystemEntry;
 pub use super::environments_xml::FileSystemPolicy;
 pub use super::environments_xml::FileSystemTarget;
 pub use super::environments_xml::FilesystemContext;
-pub use super::environments_xml::NetworkContext;
 pub use super::environments_xml::PermissionProfileContext;
 use crate::context::world_state::CatalogSection;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::SectionFragment;
-use crate::context::world_state::USER_ROLE;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
-
-/// The `<environment_context>` fragment (full render and diffs share it).
-pub const ENVIRONMENT_CONTEXT: FragmentSpec = FragmentSpec {
-    role: USER_ROLE,
-    content_kind: "environments.environment_context",
-    start_marker: "<environment_context>",
-    end_marker: "</environment_context>",
-    placement: MessagePlacement::Mergeable,
-};
-
-/// Whether an execution environment can take commands yet.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EnvironmentStatus {
-    #[default]
-    Available,
-    Starting,
-}
+use crate::turn_context::EnvironmentStatus;
+use crate::turn_context::NetworkContext;
 
 /// One environment as persisted: `shell` is omitted while unknown, `is_primary` is written only
 /// when true and only while several environments are selected.

@@ -1,21 +1,11 @@
 //! `environments_instructions`: guidance on execution environments, shown once when it becomes usable.
 
+use codex_context_fragments::FragmentSpec;
+use codex_fragments::sections::ENVIRONMENTS_INSTRUCTIONS;
 use codex_prompts::TemplateId;
 
 use super::guidance::GuidanceKind;
 use super::guidance::GuidanceSection;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
-
-/// The `<environments_instructions>` fragment.
-pub const ENVIRONMENTS_INSTRUCTIONS: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "environments.instructions",
-    start_marker: "<environments_instructions>",
-    end_marker: "</environments_instructions>",
-    placement: MessagePlacement::Mergeable,
-};
 
 /// Marker type naming the `environments_instructions` section.
 #[derive(Debug)]

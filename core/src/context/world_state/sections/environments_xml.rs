@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::environments::EnvironmentSnapshot;
-use super::environments::EnvironmentStatus;
 use super::environments::EnvironmentsSnapshot;
+use crate::turn_context::EnvironmentStatus;
+use crate::turn_context::NetworkContext;
 
 /// Escapes text for XML element content and attribute values.
 pub(crate) fn push_xml_escaped(out: &mut String, text: &str) {
@@ -34,18 +35,7 @@ fn push_element(out: &mut String, name: &str, value: &str) {
     out.push('>');
 }
 
-/// Domains the managed network proxy allows or denies; rendered as
-/// `<network enabled="true"><allowed>a,b</allowed><denied>c</denied></network>` with empty
-/// lists left out.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NetworkContext {
-    #[serde(default)]
-    pub allowed: Vec<String>,
-    #[serde(default)]
-    pub denied: Vec<String>,
-}
-
+// Rendered here, next to the rest of the `<environment_context>` XML.
 impl NetworkContext {
     pub fn render(&self) -> String {
         let mut out = String::from("<network enabled=\"true\">");

@@ -3,21 +3,19 @@
 //! `Co-authored-by:` trailer while commit attribution is on, and telling it once when the
 //! policy is turned off.
 
+use codex_fragments::sections::GIT_ATTRIBUTION;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use codex_prompts::render;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::context::world_state::DEVELOPER_ROLE;
 use crate::context::world_state::PreviousWorldStateSection;
 use crate::context::world_state::RenderedWorldStateFragment;
 use crate::context::world_state::WorldStateSectionContribution;
 
 /// Section ID of the git-attribution extension.
 pub const GIT_ATTRIBUTION_SECTION_ID: &str = "git_attribution";
-const START_MARKER: &str = "<git_attribution>";
-const END_MARKER: &str = "</git_attribution>";
 /// Git's trailer key for co-authors.
 const TRAILER_KEY: &str = "Co-authored-by:";
 /// Attribution used when none is configured.
@@ -52,9 +50,7 @@ pub fn attribution_trailer(inputs: &GitAttributionInputs) -> Option<String> {
 /// Whether `text` is a `<git_attribution>` block (developer role, markers ignoring case and
 /// surrounding whitespace) whose body contains `required`.
 fn is_git_attribution_block(role: &str, text: &str, required: &str) -> bool {
-    role == DEVELOPER_ROLE
-        && codex_context_fragments::matches_marked_text(START_MARKER, END_MARKER, text)
-        && text.contains(required)
+    GIT_ATTRIBUTION.recognises(role, text) && text.contains(required)
 }
 
 /// The `git_attribution` contribution. Snapshot: whether attribution is on. On: the policy
@@ -83,8 +79,8 @@ pub fn git_attribution_contribution(
             PreviousWorldStateSection::Known(_) | PreviousWorldStateSection::Absent => false,
         };
         (enabled != previously_enabled).then(|| RenderedWorldStateFragment {
-            role: DEVELOPER_ROLE,
-            markers: (START_MARKER, END_MARKER),
+            role: GIT_ATTRIBUTION.role,
+            markers: GIT_ATTRIBUTION.markers(),
             body: format!("\n{body}\n"),
         })
     };

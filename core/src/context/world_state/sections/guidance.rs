@@ -4,14 +4,14 @@
 
 use std::marker::PhantomData;
 
+use codex_context_fragments::FragmentSpec;
+use codex_context_fragments::SectionFragment;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use serde::Deserialize;
 
 use crate::context::world_state::CatalogSection;
-use crate::context::world_state::FragmentSpec;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
 

@@ -2,6 +2,8 @@
 //! with a replacement or removal notice when they change.
 
 use codex_context_fragments::FragmentFingerprint;
+use codex_context_fragments::SectionFragment;
+use codex_fragments::sections::MANAGED_DEVELOPER_INSTRUCTIONS;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use codex_prompts::render;
@@ -9,22 +11,9 @@ use serde::Deserialize;
 use serde::Serialize;
 
 use crate::context::world_state::CatalogSection;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
-
-/// The `<managed_developer_instructions>` fragment; initial-context assembly emits it last.
-pub const MANAGED_DEVELOPER_INSTRUCTIONS: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "managed_config.developer_instructions",
-    start_marker: "<managed_developer_instructions>",
-    end_marker: "</managed_developer_instructions>",
-    placement: MessagePlacement::Separate,
-};
 
 /// Budget for the largest rendering of a managed policy (replacement notice and markers
 /// included), in estimated tokens.

@@ -1,29 +1,17 @@
 //! `model`: tells the model that the conversation moved to it from another model, together
 //! with its own instructions.
 
+use codex_context_fragments::SectionFragment;
+use codex_fragments::sections::MODEL_SWITCH;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use codex_prompts::render;
 use serde::Deserialize;
 
 use crate::context::world_state::CatalogSection;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
-
-/// The `<model_switch>` fragment. Initial-context assembly puts it first in the developer
-/// bundle, so it is identified by these markers there.
-pub const MODEL_SWITCH: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "model_switch.instructions",
-    start_marker: "<model_switch>",
-    end_marker: "</model_switch>",
-    placement: MessagePlacement::Separate,
-};
 
 /// Inputs of the `model` section.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]

@@ -3,6 +3,8 @@
 //! usage hint it follows changes.
 
 use codex_context_fragments::FragmentFingerprint;
+use codex_context_fragments::SectionFragment;
+use codex_fragments::sections::MULTI_AGENT_MODE;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use codex_prompts::render;
@@ -10,38 +12,17 @@ use serde::Deserialize;
 use serde::Serialize;
 
 use super::multi_agent_usage_hint::MultiAgentUsageHintSection;
-use super::multi_agent_usage_hint::MultiAgentUsageHintSectionInputs;
 use crate::context::world_state::CatalogSection;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
-
-/// The `<multi_agent_mode>` fragment.
-pub const MULTI_AGENT_MODE: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "multi_agent.mode_instructions",
-    start_marker: "<multi_agent_mode>",
-    end_marker: "</multi_agent_mode>",
-    placement: MessagePlacement::Mergeable,
-};
+use crate::turn_context::MultiAgentMode;
+use crate::turn_context::MultiAgentUsageHintSectionInputs;
 
 /// A custom mode text is cut to this many estimated tokens before it is stored or shown.
 pub const CUSTOM_MODE_MAX_TOKENS: usize = 400;
 /// Token estimate used for that bound: one token per four bytes, rounded up.
 const BYTES_PER_TOKEN: usize = 4;
-
-/// The active multi-agent mode (`explicitRequestOnly`, `proactive` or `{"custom": "…"}`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum MultiAgentMode {
-    ExplicitRequestOnly,
-    Proactive,
-    Custom(String),
-}
 
 /// Snapshot of the `multi_agent_mode` section; `{}` while no mode is active.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

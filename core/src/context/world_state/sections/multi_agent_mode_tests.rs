@@ -12,8 +12,8 @@ use crate::context::world_state::PreviousSectionState::Unknown;
 use crate::context::world_state::WorldState;
 use crate::context::world_state::WorldStateSnapshot;
 use crate::context::world_state::render_transition_cases;
-use crate::context::world_state::sections::multi_agent_usage_hint::UsageHintSource;
 use crate::context::world_state::world_state_diff_cli;
+use crate::turn_context::UsageHintSource;
 
 fn hint(text: &str) -> MultiAgentUsageHintSection {
     MultiAgentUsageHintSection::new(MultiAgentUsageHintSectionInputs {

@@ -2,55 +2,21 @@
 //! sub-agents. Text from the model catalog is wrapped in `<multi_agent_role>`; text from
 //! configuration is sent unmarked. Either way it is a developer message of its own.
 
-use codex_context_fragments::FragmentFingerprint;
-use codex_prompts::TemplateSet;
-use serde::Deserialize;
 use std::borrow::Cow;
 
+use codex_context_fragments::DEVELOPER_ROLE;
+use codex_context_fragments::FragmentFingerprint;
+use codex_context_fragments::SectionFragment;
+use codex_fragments::sections::MULTI_AGENT_ROLE;
+use codex_fragments::sections::MULTI_AGENT_USAGE_HINT;
+use codex_prompts::TemplateSet;
+
 use crate::context::world_state::CatalogSection;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
-
-/// Role instructions from the model catalog.
-pub const MULTI_AGENT_ROLE: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "multi_agent.role_instructions",
-    start_marker: "<multi_agent_role>",
-    end_marker: "</multi_agent_role>",
-    placement: MessagePlacement::Separate,
-};
-
-/// A usage hint from configuration, sent as plain text.
-pub const MULTI_AGENT_USAGE_HINT: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "multi_agent.usage_hint",
-    start_marker: "",
-    end_marker: "",
-    placement: MessagePlacement::Separate,
-};
-
-/// Where the usage hint text comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum UsageHintSource {
-    /// The model catalog's role text: rendered inside `<multi_agent_role>`.
-    Catalog,
-    /// Configured text: rendered unmarked.
-    Configured,
-}
-
-/// Inputs of the `multi_agent_usage_hint` section.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MultiAgentUsageHintSectionInputs {
-    pub text: String,
-    pub source: UsageHintSource,
-}
+use crate::turn_context::MultiAgentUsageHintSectionInputs;
+use crate::turn_context::UsageHintSource;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MultiAgentUsageHintSection {

@@ -6,6 +6,9 @@
 use std::path::PathBuf;
 
 use codex_context_fragments::FragmentFingerprint;
+use codex_context_fragments::SectionFragment;
+use codex_fragments::sections::PERMISSIONS_INSTRUCTIONS;
+use codex_fragments::sections::approved_prefix_saved_fragment;
 use codex_prompts::CatalogApprovalMessages;
 use codex_prompts::CatalogPermissionMessages;
 use codex_prompts::DeniedRead;
@@ -25,25 +28,10 @@ use serde::Serialize;
 
 use super::approved_command_prefixes::ApprovedPrefixes;
 use super::approved_command_prefixes::added_prefixes;
-use super::approved_command_prefixes::approved_prefix_saved_fragment;
 use crate::context::world_state::CatalogSection;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
-
-/// How `<permissions instructions>` text is recognised in history (the fragment itself comes
-/// from [`PermissionsInstructions`]).
-pub const PERMISSIONS_INSTRUCTIONS: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "permissions.instructions",
-    start_marker: "<permissions instructions>",
-    end_marker: "</permissions instructions>",
-    placement: MessagePlacement::Mergeable,
-};
 
 /// Snapshot of the `permissions` section. Rollouts written before prefixes were tracked hold
 /// a bare fingerprint of the full rendering; it still deserializes.

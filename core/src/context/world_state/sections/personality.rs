@@ -1,6 +1,8 @@
 //! `personality`: tells the model about a communication style chosen after its base
 //! instructions were written.
 
+use codex_context_fragments::SectionFragment;
+use codex_fragments::sections::PERSONALITY_SPEC;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use codex_prompts::render;
@@ -9,22 +11,9 @@ use serde::Deserialize;
 use serde::Serialize;
 
 use crate::context::world_state::CatalogSection;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
-
-/// The `<personality_spec>` fragment.
-pub const PERSONALITY_SPEC: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "personality.spec_instructions",
-    start_marker: "<personality_spec>",
-    end_marker: "</personality_spec>",
-    placement: MessagePlacement::Separate,
-};
 
 /// Whether the base instructions already carry the personality text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]

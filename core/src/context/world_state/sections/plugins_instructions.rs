@@ -1,21 +1,11 @@
 //! `plugins_instructions`: guidance on plugins, shown once when it becomes usable.
 
+use codex_context_fragments::FragmentSpec;
+use codex_fragments::sections::PLUGINS_INSTRUCTIONS;
 use codex_prompts::TemplateId;
 
 use super::guidance::GuidanceKind;
 use super::guidance::GuidanceSection;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
-
-/// The `<plugins_instructions>` fragment.
-pub const PLUGINS_INSTRUCTIONS: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "plugins.usage_instructions",
-    start_marker: "<plugins_instructions>",
-    end_marker: "</plugins_instructions>",
-    placement: MessagePlacement::Mergeable,
-};
 
 /// Marker type naming the `plugins_instructions` section.
 #[derive(Debug)]

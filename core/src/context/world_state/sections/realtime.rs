@@ -1,42 +1,18 @@
 //! `realtime`: tells the model when a realtime (voice) conversation starts or ends.
 
+use codex_context_fragments::SectionFragment;
+use codex_fragments::sections::REALTIME_CUSTOM_START;
+use codex_fragments::sections::REALTIME_END;
+use codex_fragments::sections::REALTIME_START;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use serde::Deserialize;
 use serde::Serialize;
 
 use crate::context::world_state::CatalogSection;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
-
-const START_MARKER: &str = "<realtime_conversation>";
-const END_MARKER: &str = "</realtime_conversation>";
-
-/// Built-in start text.
-pub const REALTIME_START: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "realtime_conversation.start_instructions",
-    start_marker: START_MARKER,
-    end_marker: END_MARKER,
-    placement: MessagePlacement::Mergeable,
-};
-
-/// Start text supplied by the realtime mode or by configuration.
-pub const REALTIME_CUSTOM_START: FragmentSpec = FragmentSpec {
-    content_kind: "realtime_conversation.custom_start_instructions",
-    ..REALTIME_START
-};
-
-/// End text (built-in or configured).
-pub const REALTIME_END: FragmentSpec = FragmentSpec {
-    content_kind: "realtime_conversation.end_instructions",
-    ..REALTIME_START
-};
 
 /// Snapshot of the `realtime` section.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

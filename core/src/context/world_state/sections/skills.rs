@@ -9,20 +9,21 @@
 //! longer listed (when listing was switched off); a section that never had one says nothing.
 
 use codex_context_fragments::ContextualUserFragment;
+use codex_context_fragments::DEVELOPER_ROLE;
+use codex_fragments::available_skills_instructions::AVAILABLE_SKILLS_INSTRUCTIONS;
+use codex_fragments::available_skills_instructions::AvailableSkillsInstructions;
+use codex_fragments::available_skills_instructions::SkillEntry;
+use codex_fragments::available_skills_instructions::SkillUsageRules;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use serde_json::Value;
 use serde_json::json;
 
-use crate::context::fragments::available_skills_instructions::AVAILABLE_SKILLS_INSTRUCTIONS;
-use crate::context::fragments::available_skills_instructions::AvailableSkillsInstructions;
-use crate::context::fragments::available_skills_instructions::SkillEntry;
-use crate::context::fragments::available_skills_instructions::SkillUsageRules;
-use crate::context::world_state::DEVELOPER_ROLE;
 use crate::context::world_state::HOST_SKILLS_SECTION_ID;
 use crate::context::world_state::PreviousWorldStateSection;
 use crate::context::world_state::RenderedWorldStateFragment;
 use crate::context::world_state::WorldStateSectionContribution;
+use crate::turn_context::SkillsListing;
 
 /// Section ID of the selected environments' skills.
 pub const SKILLS_SECTION_ID: &str = "skills";
@@ -59,24 +60,6 @@ impl SkillsCatalogSource {
         match self {
             Self::SelectedEnvironments => TemplateId::SkillsEnvironmentNotListed,
             Self::Host => TemplateId::SkillsHostNotListed,
-        }
-    }
-}
-
-/// Whether skills catalogues are put into the model context (upstream's
-/// `include_instructions`). Unlisted skills can still be used when the user names them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum SkillsListing {
-    #[default]
-    Listed,
-    NotListed,
-}
-
-impl SkillsListing {
-    fn is_listed(self) -> bool {
-        match self {
-            Self::Listed => true,
-            Self::NotListed => false,
         }
     }
 }

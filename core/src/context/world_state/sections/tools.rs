@@ -4,6 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use codex_context_fragments::SectionFragment;
+use codex_fragments::sections::DEFERRED_TOOLS;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use codex_prompts::render;
@@ -11,22 +13,9 @@ use serde::Deserialize;
 
 use super::environments_xml::push_xml_escaped;
 use crate::context::world_state::CatalogSection;
-use crate::context::world_state::DEVELOPER_ROLE;
-use crate::context::world_state::FragmentSpec;
-use crate::context::world_state::MessagePlacement;
 use crate::context::world_state::PreviousSectionState;
-use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
-
-/// The `<tools>` fragment.
-pub const DEFERRED_TOOLS: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "tools.deferred_namespaces",
-    start_marker: "<tools>",
-    end_marker: "</tools>",
-    placement: MessagePlacement::Mergeable,
-};
 
 /// Longest description kept per namespace, in characters.
 pub const MAX_NAMESPACE_DESCRIPTION_CHARS: usize = 250;
