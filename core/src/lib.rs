@@ -3,6 +3,7 @@
 //! rollouts, scripted sessions, and the `inspect` / `compare` views over them.
 
 pub mod agents_md;
+pub mod assemble;
 pub mod base_instructions;
 pub mod client;
 pub mod compare;

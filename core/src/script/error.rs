@@ -4,14 +4,13 @@
 use std::io;
 use std::path::PathBuf;
 
-use crate::agents_md::AgentsMdError;
+use crate::assemble::AssemblyError;
 use crate::client::ClientError;
 use crate::config::ConfigError;
-use crate::first_turn::FirstTurnError;
+use crate::request::TurnRequestError;
 use crate::rollout::RolloutError;
 use crate::session::SessionError;
 use crate::tools::ToolSpecError;
-use crate::turn_context::TurnContextError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ScriptError {
@@ -32,16 +31,14 @@ pub enum ScriptError {
         #[source]
         source: ConfigError,
     },
-    #[error("cannot discover AGENTS.md: {0}")]
-    AgentsMd(#[from] AgentsMdError),
     #[error(transparent)]
-    TurnContext(#[from] TurnContextError),
+    Assembly(#[from] AssemblyError),
     #[error("cannot build the tools: {0}")]
     Tools(#[from] ToolSpecError),
     #[error(transparent)]
     Session(#[from] SessionError),
     #[error(transparent)]
-    Request(#[from] FirstTurnError),
+    Request(#[from] TurnRequestError),
     #[error(transparent)]
     Rollout(#[from] RolloutError),
     /// Resuming in the middle of a script re-reads the lines the session wrote.
