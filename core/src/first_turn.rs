@@ -81,7 +81,7 @@ pub fn build_first_turn_request(
     options: FirstTurnOptions<'_>,
 ) -> Result<FirstTurn, FirstTurnError> {
     let world_state = build_world_state_for_step(turn, templates)?;
-    let context = build_initial_context_with_world_state(turn, &world_state);
+    let context = build_initial_context_with_world_state(turn, &world_state, templates);
 
     let mut input = Vec::new();
     let mut item_origins = Vec::new();

@@ -15,6 +15,8 @@ use crate::context::world_state::SectionFragment;
 use crate::context::world_state::USER_ROLE;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::turn_context::TurnContext;
 
 /// The AGENTS.md fragment. The start marker is a prefix, so text written with the older
 /// `… for <directory>` header is recognised as well.
@@ -124,6 +126,32 @@ impl CatalogSection for AgentsMdSection {
         templates: &TemplateSet,
     ) -> Result<Self, &'static str> {
         Ok(Self::new(snapshot, templates))
+    }
+}
+
+impl StepSection for AgentsMdSection {
+    fn for_step(
+        turn: &TurnContext,
+        templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        let agents_md = turn.agents_md.as_ref();
+        Ok(Some(AgentsMdSection::new(
+            AgentsMdSnapshot {
+                directory: agents_md
+                    .and_then(|discovery| discovery.directory())
+                    .map(|directory| directory.display().to_string()),
+                text: agents_md.and_then(|discovery| discovery.text()),
+            },
+            templates,
+        )))
+    }
+
+    fn built_from(turn: &TurnContext) -> Vec<String> {
+        turn.agents_md
+            .iter()
+            .flat_map(|discovery| discovery.sources())
+            .map(|path| path.display().to_string())
+            .collect()
     }
 }
 

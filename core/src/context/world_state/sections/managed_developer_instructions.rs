@@ -16,6 +16,8 @@ use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::turn_context::TurnContext;
 
 /// The `<managed_developer_instructions>` fragment; initial-context assembly emits it last.
 pub const MANAGED_DEVELOPER_INSTRUCTIONS: FragmentSpec = FragmentSpec {
@@ -162,6 +164,27 @@ impl CatalogSection for ManagedDeveloperInstructionsSection {
         _templates: &TemplateSet,
     ) -> Result<Self, &'static str> {
         Err("a fingerprint of the instructions, not their text")
+    }
+}
+
+impl StepSection for ManagedDeveloperInstructionsSection {
+    fn for_step(
+        turn: &TurnContext,
+        templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        if turn.session_source.is_guardian_reviewer() {
+            return Ok(None);
+        }
+        Ok(Some(ManagedDeveloperInstructionsSection::new(
+            ManagedDeveloperInstructionsSectionInputs {
+                instructions: turn.managed_developer_instructions.clone(),
+            },
+            templates,
+        )))
+    }
+
+    fn built_from(_turn: &TurnContext) -> Vec<String> {
+        vec!["managed requirements `additional_developer_instructions`".to_string()]
     }
 }
 

@@ -19,6 +19,9 @@ use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::context::world_state_for_step::template_source;
+use crate::turn_context::TurnContext;
 
 /// The `<multi_agent_mode>` fragment.
 pub const MULTI_AGENT_MODE: FragmentSpec = FragmentSpec {
@@ -211,6 +214,27 @@ impl CatalogSection for MultiAgentModeSection {
                 .to_string(),
             proactive: templates.text(TemplateId::MultiAgentProactive).to_string(),
         })
+    }
+}
+
+impl StepSection for MultiAgentModeSection {
+    fn for_step(
+        turn: &TurnContext,
+        templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        let usage_hint = MultiAgentUsageHintSection::for_step(turn, templates)?;
+        Ok(Some(MultiAgentModeSection::new(
+            turn.multi_agent.mode.clone(),
+            usage_hint.as_ref(),
+            templates,
+        )))
+    }
+
+    fn built_from(_turn: &TurnContext) -> Vec<String> {
+        vec![
+            template_source(TemplateId::MultiAgentExplicitRequestOnly),
+            template_source(TemplateId::MultiAgentProactive),
+        ]
     }
 }
 

@@ -15,6 +15,8 @@ use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::turn_context::TurnContext;
 
 /// Role instructions from the model catalog.
 pub const MULTI_AGENT_ROLE: FragmentSpec = FragmentSpec {
@@ -139,6 +141,24 @@ impl CatalogSection for MultiAgentUsageHintSection {
         _templates: &TemplateSet,
     ) -> Result<Self, &'static str> {
         Err("a fingerprint of the hint, not its text")
+    }
+}
+
+impl StepSection for MultiAgentUsageHintSection {
+    fn for_step(
+        turn: &TurnContext,
+        _templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        turn.multi_agent
+            .usage_hint
+            .as_ref()
+            .filter(|hint| !hint.text.trim().is_empty())
+            .map(|hint| MultiAgentUsageHintSection::new(hint.clone()))
+            .transpose()
+    }
+
+    fn built_from(_turn: &TurnContext) -> Vec<String> {
+        vec!["multi-agent usage hint".to_string()]
     }
 }
 

@@ -8,6 +8,7 @@ use codex_protocol::config_types::Personality;
 use serde::Deserialize;
 use serde::Serialize;
 
+use crate::config::Feature;
 use crate::context::world_state::CatalogSection;
 use crate::context::world_state::DEVELOPER_ROLE;
 use crate::context::world_state::FragmentSpec;
@@ -16,6 +17,10 @@ use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::context::world_state_for_step::template_source;
+use crate::turn_context::TurnContext;
+use codex_models_manager::personality_message;
 
 /// The `<personality_spec>` fragment.
 pub const PERSONALITY_SPEC: FragmentSpec = FragmentSpec {
@@ -155,6 +160,47 @@ impl CatalogSection for PersonalitySection {
         _templates: &TemplateSet,
     ) -> Result<Self, &'static str> {
         Err("the model and personality, not the personality text it renders")
+    }
+}
+
+impl StepSection for PersonalitySection {
+    fn for_step(
+        turn: &TurnContext,
+        templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        if !turn.features.enabled(Feature::Personality) {
+            return Ok(None);
+        }
+        let model = &turn.model;
+        Ok(Some(PersonalitySection::new(
+            PersonalitySectionInputs {
+                model: model.slug.clone(),
+                personality: turn.personality,
+                previous: turn
+                    .previous_turn
+                    .as_ref()
+                    .map(|previous| PersonalitySnapshot {
+                        model: previous.model.clone(),
+                        personality: previous.personality,
+                    }),
+                message: personality_message(model, turn.personality).map(str::to_string),
+                // A template that takes a personality carries it, in the base instructions or
+                // in a model-switch notice, so it is never stated twice.
+                base_instructions: if model.supports_personality() {
+                    BaseInstructionsPersonality::Included
+                } else {
+                    BaseInstructionsPersonality::NotIncluded
+                },
+            },
+            templates,
+        )))
+    }
+
+    fn built_from(_turn: &TurnContext) -> Vec<String> {
+        vec![
+            template_source(TemplateId::PersonalityChange),
+            "model catalog personality text".to_string(),
+        ]
     }
 }
 

@@ -10,6 +10,7 @@ use codex_prompts::render;
 use serde::Deserialize;
 
 use super::environments_xml::push_xml_escaped;
+use crate::config::Feature;
 use crate::context::world_state::CatalogSection;
 use crate::context::world_state::DEVELOPER_ROLE;
 use crate::context::world_state::FragmentSpec;
@@ -18,6 +19,9 @@ use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::SectionFragment;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::context::world_state_for_step::template_source;
+use crate::turn_context::TurnContext;
 
 /// The `<tools>` fragment.
 pub const DEFERRED_TOOLS: FragmentSpec = FragmentSpec {
@@ -261,6 +265,31 @@ impl CatalogSection for ToolsSection {
             },
             templates,
         ))
+    }
+}
+
+impl StepSection for ToolsSection {
+    fn for_step(
+        turn: &TurnContext,
+        templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        if !turn.features.enabled(Feature::DeferredToolWorldState) {
+            return Ok(None);
+        }
+        Ok(Some(ToolsSection::new(
+            ToolsSectionInputs {
+                namespaces: turn
+                    .deferred_tool_namespaces
+                    .iter()
+                    .map(|namespace| (namespace.name.clone(), namespace.description.clone()))
+                    .collect(),
+            },
+            templates,
+        )))
+    }
+
+    fn built_from(_turn: &TurnContext) -> Vec<String> {
+        vec![template_source(TemplateId::DeferredToolNamespaces)]
     }
 }
 
