@@ -6,6 +6,7 @@
 
 mod catalog;
 mod commands;
+mod config_flags;
 mod diagnostics;
 mod endpoint;
 mod input;

@@ -146,7 +146,9 @@ fn first_turn(c: &mut Criterion) {
     });
     let world_state = build_world_state_for_step(&turn, &templates).expect("world state");
     group.bench_function("stage_initial_context", |b| {
-        b.iter_with_large_drop(|| build_initial_context_with_world_state(&turn, &world_state))
+        b.iter_with_large_drop(|| {
+            build_initial_context_with_world_state(&turn, &world_state, &templates)
+        })
     });
     group.bench_function("serialize", |b| {
         b.iter(|| serde_json::to_vec(&request).expect("serialize"))

@@ -154,6 +154,49 @@ impl IdGenerator {
     pub fn rollout_timestamp(&self) -> String {
         rollout_timestamp_of(self.now())
     }
+
+    /// The ids a turn context is built from: a thread identity, then a turn id, always drawn
+    /// together and in this order. A turn that starts a thread keeps both; a later turn of a
+    /// known thread keeps only the turn id. Drawing the same four values either way keeps a
+    /// seeded stream's later ids (items, timestamps) the same however its thread came about.
+    pub fn draw_turn_ids(&self) -> DrawnTurnIds {
+        // Drawn in this fixed order so a seeded generator always gives the same ids.
+        let thread_id = self.thread_id().to_string();
+        let installation_id = self.uuid_v4().to_string();
+        let window_id = self.uuid_v7().to_string();
+        let turn_id = self.turn_id().to_string();
+        DrawnTurnIds {
+            identity: ThreadIdentity {
+                thread_id,
+                installation_id,
+                window_id,
+            },
+            turn_id,
+        }
+    }
+}
+
+/// The ids that stay the same for a thread's whole life.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThreadIdentity {
+    pub thread_id: String,
+    /// The installation the thread runs in (`x-codex-turn-metadata`'s `installation_id`).
+    pub installation_id: String,
+    /// The thread's first context window.
+    pub window_id: String,
+}
+
+/// What [`IdGenerator::draw_turn_ids`] draws.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DrawnTurnIds {
+    pub identity: ThreadIdentity,
+    pub turn_id: String,
+}
+
+/// Midnight UTC of `date` (`YYYY-MM-DD`): where a seeded clock starts, so a seed and a pinned
+/// date reproduce every id and timestamp. `None` when `date` is not a calendar date.
+pub fn seeded_clock_start(date: &str) -> Option<Timestamp> {
+    format!("{date}T00:00:00Z").parse().ok()
 }
 
 impl Clock {

@@ -1,6 +1,7 @@
 //! Core of the context engine: the World State and the fragment catalogue, first-turn and
 //! steady-state assembly, the Responses request, and rollouts.
 
+pub mod assemble;
 pub mod base_instructions;
 pub mod context;
 pub mod context_manager;

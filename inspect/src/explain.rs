@@ -10,13 +10,10 @@ use codex_core::context::initial_context::ContextSource;
 use codex_core::first_turn::FirstTurn;
 use codex_core::first_turn::RequestItemSource;
 use codex_core::turn_context::TurnContext;
-use codex_prompts::TemplateId;
-use codex_protocol::AskForApproval;
-use codex_protocol::ModeKind;
 use codex_protocol::ResponseItem;
-use codex_protocol::SandboxMode;
 use serde::Serialize;
 
+use codex_core::context::world_state_for_step::section_built_from;
 /// Role the base instructions are fingerprinted under (Responses Lite sends them as a developer
 /// message).
 const INSTRUCTIONS_ROLE: &str = "developer";
@@ -147,7 +144,7 @@ pub fn explain_first_turn(turn: &TurnContext, first: &FirstTurn) -> Explanation 
                             ),
                             Some(ContextSource::Section(id)) => (
                                 format!("world-state section `{id}`"),
-                                section_inputs(turn, id),
+                                section_built_from(turn, id),
                             ),
                             None => ("unknown".to_string(), Vec::new()),
                         },
@@ -203,87 +200,6 @@ pub fn explain_first_turn(turn: &TurnContext, first: &FirstTurn) -> Explanation 
         items,
         agents_md,
         warnings,
-    }
-}
-
-fn template(id: TemplateId) -> String {
-    format!("prompts/templates/{}", id.path())
-}
-
-/// What a section's full render is made of, for the sections this crate registers.
-fn section_inputs(turn: &TurnContext, section_id: &str) -> Vec<String> {
-    let messages = turn.model.model_messages.as_ref();
-    match section_id {
-        "model" => vec![
-            template(TemplateId::ModelSwitch),
-            format!("instructions template of `{}`", turn.model.slug),
-        ],
-        "personality" => vec![
-            template(TemplateId::PersonalityChange),
-            "model catalog personality text".to_string(),
-        ],
-        "context_window" => vec!["token budget: agent path and context window ids".to_string()],
-        "context_window_guidance" => vec!["token budget guidance message".to_string()],
-        "realtime" => match &turn.realtime.start_instructions {
-            Some(_) => vec!["realtime start instructions (configured)".to_string()],
-            None => vec![template(TemplateId::RealtimeStart)],
-        },
-        "agents_md" => turn
-            .agents_md
-            .iter()
-            .flat_map(|discovery| discovery.sources())
-            .map(|path| path.display().to_string())
-            .collect(),
-        "permissions" => {
-            let sandbox_catalog = messages.and_then(|messages| messages.permissions.as_ref());
-            let approvals_catalog = messages.and_then(|messages| messages.approvals.as_ref());
-            let sandbox = match turn.sandbox_policy.mode() {
-                SandboxMode::ReadOnly => TemplateId::SandboxReadOnly,
-                SandboxMode::WorkspaceWrite => TemplateId::SandboxWorkspaceWrite,
-                SandboxMode::DangerFullAccess => TemplateId::SandboxDangerFullAccess,
-            };
-            let approval = match turn.approval_policy {
-                AskForApproval::UnlessTrusted => TemplateId::ApprovalUnlessTrusted,
-                AskForApproval::OnRequest => TemplateId::ApprovalOnRequest,
-                AskForApproval::Granular(_) => TemplateId::ApprovalGranularIntro,
-                AskForApproval::Never => TemplateId::ApprovalNever,
-            };
-            let mut inputs = vec![
-                match sandbox_catalog {
-                    Some(_) => "model catalog `model_messages.permissions`".to_string(),
-                    None => template(sandbox),
-                },
-                match approvals_catalog {
-                    Some(_) => "model catalog `model_messages.approvals`".to_string(),
-                    None => template(approval),
-                },
-            ];
-            if !turn.approved_command_prefixes.is_empty() {
-                inputs.push(template(TemplateId::ApprovedCommandPrefixes));
-            }
-            inputs
-        }
-        "approved_command_prefixes" => vec![template(TemplateId::ApprovedCommandPrefixes)],
-        "collaboration_mode" => match turn.collaboration_mode.mode {
-            ModeKind::Plan => vec![template(TemplateId::CollaborationModePlan)],
-            ModeKind::Default => vec!["collaboration mode developer instructions".to_string()],
-        },
-        "environments" => {
-            vec!["turn context: environments, date, timezone, network, sandbox policy".to_string()]
-        }
-        "environments_instructions" => vec![template(TemplateId::GuidanceEnvironments)],
-        "apps_instructions" => vec![template(TemplateId::GuidanceApps)],
-        "plugins_instructions" => vec![template(TemplateId::GuidancePlugins)],
-        "tools" => vec![template(TemplateId::DeferredToolNamespaces)],
-        "multi_agent_mode" => vec![
-            template(TemplateId::MultiAgentExplicitRequestOnly),
-            template(TemplateId::MultiAgentProactive),
-        ],
-        "multi_agent_usage_hint" => vec!["multi-agent usage hint".to_string()],
-        "managed_developer_instructions" => {
-            vec!["managed requirements `additional_developer_instructions`".to_string()]
-        }
-        _ => Vec::new(),
     }
 }
 

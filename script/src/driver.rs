@@ -12,23 +12,21 @@ use std::sync::Arc;
 
 use codex_config::Config;
 use codex_config::ConfigEnv;
-use codex_config::LocalFileSystem;
-use codex_config::discover_agents_md_blocking;
 use codex_core::context::world_state::WorldStateSnapshot;
-use codex_core::first_turn::build_turn_request;
 use codex_core::ids::IdGenerator;
 use codex_core::request::ContentItemKindsPolicy;
 use codex_core::request::ResponsesRequest;
+use codex_core::request::build_turn_request;
 use codex_core::session::ResumedSession;
 use codex_core::session::Session;
 use codex_core::session::SessionInit;
 use codex_core::turn_context::PreviousTurnSettings;
 use codex_core::turn_context::TurnContext;
-use codex_core::turn_context::TurnContextSources;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 use codex_protocol::BaseInstructions;
 use codex_protocol::RolloutItem;
+use codex_protocol::SessionMeta;
 use codex_protocol::rollout::RolloutLine;
 use codex_protocol::rollout::TOKEN_COUNT_EVENT_TYPE;
 use codex_protocol::rollout::TokenUsageInfo;
@@ -46,13 +44,16 @@ use super::ScriptSink;
 use super::TurnResponder;
 use super::TurnScript;
 use super::thread::IdStream;
-use super::thread::MetaInputs;
-use super::thread::ThreadIdentity;
 use super::thread::first_session_meta;
 use super::thread::last_turn_context;
 use super::thread::report_unread_line_types;
 use super::thread::seed_stream;
-use super::thread::session_meta;
+use codex_core::assemble::AgentsMd;
+use codex_core::assemble::Assembler;
+use codex_core::ids::ThreadIdentity;
+use codex_core::session::MetaWriter;
+use codex_core::session::NewThreadMeta;
+use codex_core::session::new_thread_meta;
 use turn_flow::EventState;
 
 /// What every scripted session runs against besides its settings.
@@ -154,21 +155,15 @@ impl<'env> ScriptedSession<'env> {
     ) -> Result<Self, ScriptError> {
         let ids = Arc::new(IdGenerator::live());
         seed_stream(&ids, config, IdStream::Identity)?;
-        let drawn = TurnContext::from_config(config, sources(env, &ids, None), None)?;
-        let identity = ThreadIdentity {
-            thread_id: drawn.thread_id,
-            installation_id: drawn.installation_id,
-            window_id: drawn.token_budget.window_id,
-        };
-        let base_instructions = drawn.base_instructions.instructions().clone();
-        let meta = session_meta(MetaInputs {
-            identity: &identity,
-            cwd: config.cwd.clone(),
-            model_provider: Some(config.model_provider.id.clone()),
-            base_instructions: Some(base_instructions.clone()),
-            timestamp: ids.rollout_timestamp(),
-            forked_from: None,
-        });
+        let drawn = ids.draw_turn_ids();
+        let identity = drawn.identity;
+        let base_instructions = env
+            .assembler()
+            .turn_context(config, &identity, drawn.turn_id, None, AgentsMd::Omitted)?
+            .base_instructions
+            .instructions()
+            .clone();
+        let meta = thread_meta(&identity, config, &base_instructions, &ids, None);
         let mut session =
             Session::new(session_init(env, &ids, &identity, &base_instructions), sink);
         session.record_session_meta(meta)?;
@@ -199,10 +194,13 @@ impl<'env> ScriptedSession<'env> {
         let ids = Arc::new(IdGenerator::live());
         seed_stream(&ids, config, IdStream::Identity)?;
         let reconstructed = reconstruct(rollout);
-        let drawn = TurnContext::from_config(
+        let drawn = ids.draw_turn_ids();
+        let drawn = env.assembler().turn_context(
             config,
-            sources(env, &ids, reconstructed.base_instructions.as_ref()),
-            None,
+            &drawn.identity,
+            drawn.turn_id,
+            reconstructed.base_instructions.as_ref(),
+            AgentsMd::Omitted,
         )?;
         let mut session =
             Self::continue_from(env, ids, drawn, &rollout.lines, reconstructed, sink, mode)?;
@@ -228,24 +226,20 @@ impl<'env> ScriptedSession<'env> {
         seed_stream(&ids, config, IdStream::Identity)?;
         let parent_meta = first_session_meta(parent);
         let recorded = parent_meta.and_then(|meta| meta.base_instructions.as_ref());
-        let drawn = TurnContext::from_config(config, sources(env, &ids, recorded), None)?;
-        let identity = ThreadIdentity {
-            thread_id: drawn.thread_id.clone(),
-            installation_id: drawn.installation_id.clone(),
-            window_id: drawn.token_budget.window_id.clone(),
-        };
+        let drawn = ids.draw_turn_ids();
+        let identity = drawn.identity;
+        let drawn = env.assembler().turn_context(
+            config,
+            &identity,
+            drawn.turn_id,
+            recorded,
+            AgentsMd::Omitted,
+        )?;
         let base_instructions = recorded
             .cloned()
             .unwrap_or_else(|| drawn.base_instructions.instructions().clone());
         let parent_id = parent_meta.map(|meta| meta.id.as_str());
-        let meta = session_meta(MetaInputs {
-            identity: &identity,
-            cwd: config.cwd.clone(),
-            model_provider: Some(config.model_provider.id.clone()),
-            base_instructions: Some(base_instructions.clone()),
-            timestamp: ids.rollout_timestamp(),
-            forked_from: parent_id,
-        });
+        let meta = thread_meta(&identity, config, &base_instructions, &ids, parent_id);
         let forked = fork(parent, meta, &ids.rollout_timestamp(), point);
         for loaded in &forked.rollout.lines {
             codex_core::session::RolloutSink::append(&mut sink, loaded.line.clone()).map_err(
@@ -376,10 +370,13 @@ impl<'env> ScriptedSession<'env> {
             return Ok(());
         }
         seed_stream(&self.ids, config, IdStream::Turn(self.turns_started))?;
-        let mut settings = TurnContext::from_config(
+        let turn_id = self.ids.draw_turn_ids().turn_id;
+        let mut settings = self.env.assembler().turn_context(
             config,
-            sources(self.env, &self.ids, Some(&self.base_instructions)),
-            None,
+            &self.identity,
+            turn_id,
+            Some(&self.base_instructions),
+            AgentsMd::Omitted,
         )?;
         // The thread keeps its personality setting while the personality feature is off; the
         // feature only keeps it out of the model's context.
@@ -439,25 +436,16 @@ impl<'env> ScriptedSession<'env> {
     /// The turn's context: `config` with the AGENTS.md of its cwd, on this thread's identity and
     /// instructions, after the previous turn's settings.
     fn turn_context(&self, config: &Config) -> Result<TurnContext, ScriptError> {
-        let mut request = config.agents_md_request("");
-        request.codex_home = self.env.codex_home.agents_md_home();
-        // Discovery logs some of its warnings itself; each one is reported once below.
-        let discovery = tracing::subscriber::with_default(
-            tracing::subscriber::NoSubscriber::default(),
-            || discover_agents_md_blocking(&request, Arc::new(LocalFileSystem)),
-        )?;
-        for warning in &discovery.warnings {
-            tracing::warn!("{warning}");
-        }
-        let mut turn = TurnContext::from_config(
+        let turn_id = self.ids.draw_turn_ids().turn_id;
+        let mut turn = self.env.assembler().turn_context(
             config,
-            sources(self.env, &self.ids, Some(&self.base_instructions)),
-            Some(discovery),
+            &self.identity,
+            turn_id,
+            Some(&self.base_instructions),
+            AgentsMd::Discover {
+                codex_home: self.env.codex_home.agents_md_home(),
+            },
         )?;
-        turn.thread_id = self.identity.thread_id.clone();
-        turn.installation_id = self.identity.installation_id.clone();
-        turn.token_budget.first_window_id = self.identity.window_id.clone();
-        turn.token_budget.window_id = self.identity.window_id.clone();
         turn.previous_turn = self.previous_turn.clone();
         Ok(turn)
     }
@@ -473,17 +461,33 @@ impl<'env> ScriptedSession<'env> {
     }
 }
 
-fn sources<'a>(
-    env: &'a SessionEnvironment,
-    ids: &'a IdGenerator,
-    recorded: Option<&'a BaseInstructions>,
-) -> TurnContextSources<'a> {
-    TurnContextSources {
-        catalog: &env.catalog,
-        templates: &env.templates,
-        ids,
-        recorded_base_instructions: recorded,
+impl SessionEnvironment {
+    /// The assembler every turn context of a session is built with.
+    pub fn assembler(&self) -> Assembler<'_> {
+        Assembler {
+            catalog: &self.catalog,
+            templates: &self.templates,
+        }
     }
+}
+
+/// The `session_meta` of a thread a script starts or forks off `forked_from`.
+fn thread_meta(
+    identity: &ThreadIdentity,
+    config: &Config,
+    base_instructions: &BaseInstructions,
+    ids: &IdGenerator,
+    forked_from: Option<&str>,
+) -> SessionMeta {
+    new_thread_meta(NewThreadMeta {
+        identity,
+        cwd: config.cwd.clone(),
+        model_provider: Some(config.model_provider.id.clone()),
+        base_instructions: Some(base_instructions.clone()),
+        timestamp: ids.rollout_timestamp(),
+        forked_from,
+        writer: MetaWriter::Script,
+    })
 }
 
 fn session_init(

@@ -5,12 +5,11 @@ use std::io;
 use std::path::PathBuf;
 
 use codex_client::ClientError;
-use codex_config::AgentsMdError;
 use codex_config::ConfigError;
-use codex_core::first_turn::FirstTurnError;
+use codex_core::assemble::AssemblyError;
+use codex_core::request::TurnRequestError;
 use codex_core::session::SessionError;
 use codex_core::tools::ToolSpecError;
-use codex_core::turn_context::TurnContextError;
 use codex_rollout::RolloutError;
 
 #[derive(Debug, thiserror::Error)]
@@ -32,16 +31,14 @@ pub enum ScriptError {
         #[source]
         source: ConfigError,
     },
-    #[error("cannot discover AGENTS.md: {0}")]
-    AgentsMd(#[from] AgentsMdError),
     #[error(transparent)]
-    TurnContext(#[from] TurnContextError),
+    Assembly(#[from] AssemblyError),
     #[error("cannot build the tools: {0}")]
     Tools(#[from] ToolSpecError),
     #[error(transparent)]
     Session(#[from] SessionError),
     #[error(transparent)]
-    Request(#[from] FirstTurnError),
+    Request(#[from] TurnRequestError),
     #[error(transparent)]
     Rollout(#[from] RolloutError),
     /// Resuming in the middle of a script re-reads the lines the session wrote.

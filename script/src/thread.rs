@@ -1,11 +1,10 @@
-//! Thread-level pieces of a scripted session: its identity and the reproducible id streams,
-//! its `session_meta` line, and the settings a rollout last recorded.
+//! Thread-level pieces of a scripted session: the reproducible id streams, the `session_meta`
+//! a rollout opens with, and the settings a rollout last recorded.
 
 use std::path::PathBuf;
 
 use codex_config::Config;
 use codex_core::ids::IdGenerator;
-use codex_protocol::BaseInstructions;
 use codex_protocol::SessionMeta;
 use codex_protocol::TurnContextItem;
 use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
@@ -15,73 +14,23 @@ use codex_rollout::LoadedLine;
 use codex_rollout::LoadedRollout;
 use codex_rollout::ReconstructedSession;
 use codex_rollout::fork;
-use serde_json::json;
 
 use super::ScriptError;
 use super::SettingsLayer;
+use codex_core::ids::ThreadIdentity;
+use codex_core::ids::seeded_clock_start;
+use codex_core::session::MetaWriter;
+use codex_core::session::NewThreadMeta;
+use codex_core::session::new_thread_meta;
 
 /// Line types besides the typed ones that rollouts carry and resuming reads or may skip.
 const KNOWN_UNTYPED_LINE_TYPES: [&str; 2] = [EVENT_MSG_LINE_TYPE, "token_usage_record"];
-
-/// `originator` of the `session_meta` lines scripted sessions write.
-const ORIGINATOR: &str = "codex_context";
-
-/// Ids that stay the same for the whole thread.
-#[derive(Debug, Clone)]
-pub(super) struct ThreadIdentity {
-    pub thread_id: String,
-    pub installation_id: String,
-    pub window_id: String,
-}
 
 /// Which reproducible id stream to draw from next.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum IdStream {
     Identity,
     Turn(usize),
-}
-
-/// What a `session_meta` line records about the thread.
-pub(super) struct MetaInputs<'a> {
-    pub identity: &'a ThreadIdentity,
-    pub cwd: PathBuf,
-    pub model_provider: Option<String>,
-    pub base_instructions: Option<BaseInstructions>,
-    pub timestamp: String,
-    pub forked_from: Option<&'a str>,
-}
-
-pub(super) fn session_meta(inputs: MetaInputs<'_>) -> SessionMeta {
-    SessionMeta {
-        session_id: None,
-        id: inputs.identity.thread_id.clone(),
-        forked_from_id: inputs.forked_from.map(str::to_string),
-        forked_from_ordinal_exclusive: None,
-        parent_thread_id: None,
-        timestamp: inputs.timestamp,
-        cwd: inputs.cwd,
-        runtime_workspace_roots: None,
-        originator: Some(ORIGINATOR.to_string()),
-        cli_version: Some(env!("CARGO_PKG_VERSION").to_string()),
-        source: Some(json!("cli")),
-        thread_source: None,
-        agent_nickname: None,
-        agent_role: None,
-        agent_path: None,
-        model_provider: inputs.model_provider,
-        base_instructions: inputs.base_instructions,
-        instructions: None,
-        dynamic_tools: None,
-        selected_capability_roots: None,
-        memory_mode: None,
-        history_mode: None,
-        history_base: None,
-        subagent_history_start_ordinal: None,
-        multi_agent_version: None,
-        context_window: Some(json!({ "window_id": inputs.identity.window_id })),
-        git: None,
-        extra: serde_json::Map::new(),
-    }
 }
 
 pub(super) fn first_session_meta(rollout: &LoadedRollout) -> Option<&SessionMeta> {
@@ -129,13 +78,14 @@ pub fn recorded_settings(
         installation_id: String::new(),
         window_id: String::new(),
     };
-    let meta = session_meta(MetaInputs {
+    let meta = new_thread_meta(NewThreadMeta {
         identity: &stand_in,
         cwd: PathBuf::new(),
         model_provider: None,
         base_instructions: None,
         timestamp: String::new(),
         forked_from: None,
+        writer: MetaWriter::Script,
     });
     // The session reports what it cannot use when it is resumed; this look-ahead stays quiet.
     let view =
@@ -168,9 +118,7 @@ pub(super) fn seed_stream(
     let clock_error = || ScriptError::Clock {
         date: config.current_date.clone(),
     };
-    let midnight: jiff::Timestamp = format!("{}T00:00:00Z", config.current_date)
-        .parse()
-        .map_err(|_| clock_error())?;
+    let midnight = seeded_clock_start(&config.current_date).ok_or_else(clock_error)?;
     let hours = i64::try_from(number).map_err(|_| clock_error())?;
     let start = midnight
         .checked_add(jiff::SignedDuration::from_hours(hours))

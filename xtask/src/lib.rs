@@ -1,6 +1,8 @@
 //! Developer tasks for this workspace (`cargo xtask <task>`), as library functions that take
 //! the workspace root so tests can run them on a copy of the tree.
 //!
+//! - [`check_architecture`]: the crate graph points one way, `codex-core` exports through
+//!   `pub use` and stays within its size.
 //! - [`regenerate_prompts`] / [`check_prompts`] / [`list_prompts`]: `prompts/templates/` is the
 //!   single source of every model-visible text. The bundled catalog's instruction fields are
 //!   generated from it through `prompts/models.toml`, and every template must be embedded by a
@@ -12,6 +14,7 @@
 //! - [`run_real_codex`]: the released Codex CLI run on `examples/real-codex/` against a
 //!   loopback mock and compared with this project, and the table `docs/real-codex-parity.md`.
 
+mod architecture;
 mod cargo;
 mod catalog;
 mod diff;
@@ -30,6 +33,13 @@ mod upstream_compare;
 #[cfg(test)]
 mod test_support;
 
+pub use architecture::ArchitectureProblem;
+pub use architecture::ArchitectureReport;
+pub use architecture::CORE_LINE_LIMIT;
+pub use architecture::CORE_PUBLIC_MODULES;
+pub use architecture::CRATE_LAYERS;
+pub use architecture::CrateLayer;
+pub use architecture::check_architecture;
 pub use catalog::ChangeSource;
 pub use catalog::FieldChange;
 pub use catalog::GeneratedCatalog;

@@ -17,6 +17,9 @@ usage: cargo xtask [--root DIR] <task>
 --root DIR runs a task on another copy of the workspace (default: this one).
 
 tasks:
+  architecture            check the crate graph: every crate has a layer and depends only on
+                          lower ones, codex-core declares no new `pub mod` and holds at most
+                          its line limit of non-test code (exit 1 on a problem)
   prompts                 regenerate models-manager/models.json from prompts/templates/
                           (via prompts/models.toml) and report unused or missing templates
   prompts --check         fail with a diff when a generated file is out of date, a template
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
             out(&format!("{USAGE}\n"));
             Ok(ExitCode::SUCCESS)
         }
+        Some("architecture") => architecture(&root, &args[1..]),
         Some("prompts") => prompts(&root, &args[1..]),
         Some("snapshots") => snapshots(&root, &args[1..]),
         Some("upstream-compare") => compare(&root, &args[1..]),
@@ -86,6 +90,29 @@ fn main() -> ExitCode {
 fn workspace_root() -> PathBuf {
     let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest_dir.parent().unwrap_or(manifest_dir).to_path_buf()
+}
+
+fn architecture(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
+    if !args.is_empty() {
+        eprintln!("usage: cargo xtask architecture");
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
+    let report = xtask::check_architecture(root)?;
+    for problem in &report.problems {
+        eprintln!("error: {problem}");
+    }
+    if report.problems.is_empty() {
+        out(&format!(
+            "architecture: dependencies point down; codex-core holds {} of at most {} \
+             non-test lines\n",
+            report.core_lines,
+            xtask::CORE_LINE_LIMIT
+        ));
+        Ok(ExitCode::SUCCESS)
+    } else {
+        eprintln!("architecture: {} problem(s)", report.problems.len());
+        Ok(ExitCode::FAILURE)
+    }
 }
 
 fn prompts(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {

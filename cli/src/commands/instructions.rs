@@ -1,23 +1,19 @@
 //! `codex-context instructions`: a model's base instructions.
 
 use std::path::PathBuf;
-use std::str::FromStr;
 
-use anyhow::Context;
-use codex_config::CliOverride;
-use codex_config::Config;
-use codex_config::ConfigEnv;
 use codex_config::ConfigOverrides;
+use codex_core::assemble::AgentsMd;
+use codex_core::assemble::Assembler;
 use codex_core::ids::IdGenerator;
-use codex_core::turn_context::TurnContext;
-use codex_core::turn_context::TurnContextSources;
 use codex_models_manager::MetadataSource;
-use codex_models_manager::Personality;
 use codex_prompts::TemplateSet;
 use tracing::debug;
 use tracing::warn;
 
 use crate::catalog::CatalogArgs;
+use crate::config_flags::load_config;
+use crate::config_flags::personality_flag;
 
 /// Print a model's base instructions
 ///
@@ -53,18 +49,7 @@ pub struct InstructionsArgs {
 }
 
 pub fn run(args: &InstructionsArgs) -> anyhow::Result<String> {
-    // Parsed here rather than by clap so that a bad value is a one-line error like the others.
-    let personality = args
-        .personality
-        .as_deref()
-        .map(Personality::from_str)
-        .transpose()
-        .context("invalid --personality")?;
-    let cli_overrides = args
-        .config_overrides
-        .iter()
-        .map(|raw| CliOverride::from_str(raw))
-        .collect::<Result<Vec<_>, _>>()?;
+    let personality = personality_flag(args.personality.as_deref())?;
     let flags = ConfigOverrides {
         codex_home: args.codex_home.clone(),
         model: Some(args.model.clone()),
@@ -72,10 +57,7 @@ pub fn run(args: &InstructionsArgs) -> anyhow::Result<String> {
         model_catalog: args.catalog.model_catalog.clone(),
         ..ConfigOverrides::default()
     };
-    let config = Config::load(&flags, &cli_overrides, &ConfigEnv::from_process())?;
-    for warning in &config.warnings {
-        warn!("{warning}");
-    }
+    let config = load_config(&flags, &args.config_overrides)?;
     let templates = match &args.prompts_dir {
         Some(dir) => {
             if let Some(catalog) = &config.model_catalog {
@@ -113,16 +95,17 @@ pub fn run(args: &InstructionsArgs) -> anyhow::Result<String> {
         );
     }
     // The same turn context a request is built from; its ids are never printed.
-    let ids = IdGenerator::seeded(0, jiff::Timestamp::UNIX_EPOCH);
-    let turn = TurnContext::from_config(
+    let drawn = IdGenerator::seeded(0, jiff::Timestamp::UNIX_EPOCH).draw_turn_ids();
+    let turn = Assembler {
+        catalog: &catalog,
+        templates: &templates,
+    }
+    .turn_context(
         &config,
-        TurnContextSources {
-            catalog: &catalog,
-            templates: &templates,
-            ids: &ids,
-            recorded_base_instructions: None,
-        },
+        &drawn.identity,
+        drawn.turn_id,
         None,
+        AgentsMd::Omitted,
     )?;
     Ok(turn.base_instructions.text().to_string())
 }

@@ -6,20 +6,19 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use anyhow::Context;
-use codex_config::CliOverride;
 use codex_config::Config;
-use codex_config::ConfigEnv;
 use codex_config::ConfigOverrides;
-use codex_config::LocalFileSystem;
 use codex_config::check_working_directory;
-use codex_config::discover_agents_md_blocking;
+use codex_core::assemble::AgentsMd;
+use codex_core::assemble::Assembler;
+use codex_core::assemble::thread_ids;
 use codex_core::first_turn::FirstTurn;
 use codex_core::first_turn::FirstTurnOptions;
 use codex_core::first_turn::build_first_turn_request;
 use codex_core::ids::IdGenerator;
+use codex_core::ids::ThreadIdentity;
 use codex_core::request::ResponsesRequest;
 use codex_core::turn_context::TurnContext;
-use codex_core::turn_context::TurnContextSources;
 use codex_inspect::LayoutOptions;
 use codex_inspect::context_window_excess;
 use codex_inspect::render_request_layout;
@@ -27,11 +26,12 @@ use codex_inspect::render_request_stats;
 use codex_inspect::request_stats;
 use codex_prompts::TemplateSet;
 use codex_protocol::AskForApproval;
-use codex_protocol::Personality;
 use codex_protocol::SandboxMode;
 use tracing::warn;
 
 use crate::catalog::CatalogArgs;
+use crate::config_flags::load_config;
+use crate::config_flags::personality_flag;
 
 /// Everything that shapes a first turn: configuration flags, pins for reproducible output and
 /// the user's message.
@@ -139,6 +139,8 @@ pub struct AssembledTurn {
 /// A configured turn before any request is built (what `send` runs a session from).
 pub struct PreparedTurn {
     pub config: Config,
+    /// The thread the turn starts.
+    pub identity: ThreadIdentity,
     pub turn: TurnContext,
     pub templates: TemplateSet,
     /// The generator the turn's ids came from; items and rollout lines continue from it.
@@ -189,13 +191,8 @@ pub fn warn_if_over_context_window(
 /// Loads configuration, discovers AGENTS.md and builds the turn context (warnings go to stderr,
 /// as for [`assemble`]).
 pub fn prepare_turn(args: &TurnArgs) -> anyhow::Result<PreparedTurn> {
+    let personality = personality_flag(args.personality.as_deref())?;
     // Parsed here rather than by clap so that a bad value is a one-line error like the others.
-    let personality = args
-        .personality
-        .as_deref()
-        .map(Personality::from_str)
-        .transpose()
-        .context("invalid --personality")?;
     let sandbox_mode = args
         .sandbox
         .as_deref()
@@ -208,11 +205,6 @@ pub fn prepare_turn(args: &TurnArgs) -> anyhow::Result<PreparedTurn> {
         .map(AskForApproval::from_choice)
         .transpose()
         .context("invalid --approval")?;
-    let cli_overrides = args
-        .config_overrides
-        .iter()
-        .map(|raw| CliOverride::from_str(raw))
-        .collect::<Result<Vec<_>, _>>()?;
     let flags = ConfigOverrides {
         codex_home: args.codex_home.clone(),
         cwd: args.cwd.clone(),
@@ -227,10 +219,7 @@ pub fn prepare_turn(args: &TurnArgs) -> anyhow::Result<PreparedTurn> {
         seed: args.seed,
         ..ConfigOverrides::default()
     };
-    let config = Config::load(&flags, &cli_overrides, &ConfigEnv::from_process())?;
-    for warning in &config.warnings {
-        warn!("{warning}");
-    }
+    let config = load_config(&flags, &args.config_overrides)?;
     // `--cwd` beats `-c cwd=…` and config.toml, so a bad one is always the flag's.
     check_working_directory(&config.cwd).map_err(|error| match &args.cwd {
         Some(_) => anyhow::Error::new(error).context("invalid --cwd"),
@@ -245,44 +234,25 @@ pub fn prepare_turn(args: &TurnArgs) -> anyhow::Result<PreparedTurn> {
         model_catalog: config.model_catalog.clone(),
     }
     .load(&templates)?;
-
-    // Discovery logs some of its warnings itself; every one is printed below, once.
-    let discovery =
-        tracing::subscriber::with_default(tracing::subscriber::NoSubscriber::default(), || {
-            discover_agents_md_blocking(&config.agents_md_request(""), Arc::new(LocalFileSystem))
-        })?;
-    for warning in &discovery.warnings {
-        warn!("{warning}");
+    let ids = thread_ids(&config)?;
+    let drawn = ids.draw_turn_ids();
+    let mut turn = Assembler {
+        catalog: &catalog,
+        templates: &templates,
     }
-
-    // A seeded clock starts at midnight UTC of the session's date, so `--seed` with a pinned
-    // date reproduces every id and timestamp; without a seed the live clock is used.
-    let ids = match config.seed {
-        Some(seed) => {
-            let start: jiff::Timestamp = format!("{}T00:00:00Z", config.current_date)
-                .parse()
-                .with_context(|| {
-                    format!("cannot start the seeded clock on {}", config.current_date)
-                })?;
-            IdGenerator::seeded(seed, start)
-        }
-        None => IdGenerator::live(),
-    };
-    let mut turn = TurnContext::from_config(
+    .turn_context(
         &config,
-        TurnContextSources {
-            catalog: &catalog,
-            templates: &templates,
-            ids: &ids,
-            recorded_base_instructions: None,
-        },
-        Some(discovery),
+        &drawn.identity,
+        drawn.turn_id,
+        None,
+        AgentsMd::from_config(&config),
     )?;
     if args.lite {
         turn.model.use_responses_lite = true;
     }
     Ok(PreparedTurn {
         config,
+        identity: drawn.identity,
         turn,
         templates,
         ids: Arc::new(ids),

@@ -15,23 +15,22 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use codex_client::CompletedResponse;
-use codex_client::DEFAULT_ORIGINATOR;
 use codex_client::RequestBody;
 use codex_client::RequestHeaders;
 use codex_client::ResponseEvent;
 use codex_client::ResponsesClient;
 use codex_client::ResponsesLite;
 use codex_client::StreamProgress;
-use codex_core::first_turn::build_turn_request;
-use codex_core::ids::IdGenerator;
 use codex_core::request::ContentItemKindsPolicy;
+use codex_core::request::build_turn_request;
+use codex_core::session::MetaWriter;
+use codex_core::session::NewThreadMeta;
 use codex_core::session::RolloutSink;
 use codex_core::session::Session;
 use codex_core::session::SessionInit;
-use codex_core::turn_context::TurnContext;
+use codex_core::session::new_thread_meta;
 use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
-use codex_protocol::SessionMeta;
 use codex_protocol::rollout::TokenUsageInfo;
 use codex_rollout::LineOrdinals;
 use codex_rollout::RolloutWriter;
@@ -43,11 +42,6 @@ use super::request::prepare_turn;
 use super::request::warn_if_over_context_window;
 use crate::endpoint::EndpointArgs;
 use crate::endpoint::runtime;
-
-/// `session_meta.source` of a one-shot, non-interactive run (upstream's `exec`).
-const SESSION_SOURCE: &str = "exec";
-/// Rollouts written here carry no line ordinals.
-const HISTORY_MODE: &str = "legacy";
 
 /// Send a turn to a Responses API endpoint and stream the answer
 ///
@@ -113,6 +107,7 @@ fn run_turn<S: RolloutSink>(
 ) -> anyhow::Result<()> {
     let PreparedTurn {
         config,
+        identity,
         turn,
         templates,
         ids,
@@ -126,7 +121,16 @@ fn run_turn<S: RolloutSink>(
         },
         sink,
     );
-    session.record_session_meta(session_meta(&turn, &config.model_provider.id, &ids))?;
+    // Rollouts written here carry no line ordinals (legacy history mode), as `codex exec` writes.
+    session.record_session_meta(new_thread_meta(NewThreadMeta {
+        identity: &identity,
+        cwd: turn.cwd.clone(),
+        model_provider: Some(config.model_provider.id.clone()),
+        base_instructions: Some(turn.base_instructions.instructions().clone()),
+        timestamp: ids.rollout_timestamp(),
+        forked_from: None,
+        writer: MetaWriter::Exec,
+    }))?;
     session.start_turn(&turn)?;
     session.record_context_updates_and_set_reference_context_item(&turn)?;
     session.record_user_message(message)?;
@@ -160,41 +164,6 @@ fn run_turn<S: RolloutSink>(
     session.complete_turn()?;
     eprintln!("{}", usage_line(usage.as_ref()));
     printer.into_result()
-}
-
-fn session_meta(turn: &TurnContext, provider_id: &str, ids: &IdGenerator) -> SessionMeta {
-    SessionMeta {
-        session_id: Some(turn.thread_id.clone()),
-        id: turn.thread_id.clone(),
-        forked_from_id: None,
-        forked_from_ordinal_exclusive: None,
-        parent_thread_id: None,
-        timestamp: ids.rollout_timestamp(),
-        cwd: turn.cwd.clone(),
-        runtime_workspace_roots: None,
-        originator: Some(DEFAULT_ORIGINATOR.to_string()),
-        cli_version: Some(env!("CARGO_PKG_VERSION").to_string()),
-        source: Some(serde_json::Value::String(SESSION_SOURCE.to_string())),
-        thread_source: None,
-        agent_nickname: None,
-        agent_role: None,
-        agent_path: None,
-        model_provider: Some(provider_id.to_string()),
-        base_instructions: Some(turn.base_instructions.instructions().clone()),
-        instructions: None,
-        dynamic_tools: None,
-        selected_capability_roots: None,
-        memory_mode: None,
-        history_mode: Some(HISTORY_MODE.to_string()),
-        history_base: None,
-        subagent_history_start_ordinal: None,
-        multi_agent_version: None,
-        context_window: Some(serde_json::json!({
-            "window_id": turn.token_budget.window_id,
-        })),
-        git: None,
-        extra: serde_json::Map::new(),
-    }
 }
 
 /// `usage: 1200 input tokens (1000 cached), 34 output tokens (12 reasoning), 1234 total`.

@@ -6,6 +6,7 @@ mod build;
 mod client_metadata;
 mod lite;
 mod stamp;
+mod turn;
 
 pub use body::INCLUDE_REASONING_ENCRYPTED_CONTENT;
 pub use body::OUTPUT_SCHEMA_FORMAT_NAME;
@@ -35,3 +36,6 @@ pub use lite::LiteToolCatalog;
 pub use lite::lite_catalog_tools;
 pub use lite::lite_prefix_items;
 pub use stamp::stamp_recorded_item;
+pub use turn::TurnRequestError;
+pub use turn::build_turn_request;
+pub use turn::turn_metadata;

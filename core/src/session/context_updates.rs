@@ -47,7 +47,8 @@ impl<S: RolloutSink> Session<S> {
         let world_state = build_world_state_for_step(turn, &self.templates)?;
 
         let (items, world_state_item) = if self.reference_context_item.is_none() {
-            let items = build_initial_context_with_world_state(turn, &world_state).into_items();
+            let items = build_initial_context_with_world_state(turn, &world_state, &self.templates)
+                .into_items();
             let snapshot = world_state.snapshot();
             let record = full_world_state_item(&snapshot);
             self.history.set_world_state_baseline(Some(snapshot));

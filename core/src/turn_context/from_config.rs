@@ -26,15 +26,15 @@ use super::SkillsSettings;
 use super::TurnContext;
 use super::TurnEnvironment;
 use crate::base_instructions::BaseInstructionsSource;
-use crate::ids::IdGenerator;
+use crate::ids::ThreadIdentity;
 
 /// What a turn context is built from besides the configuration.
 #[derive(Debug, Clone, Copy)]
 pub struct TurnContextSources<'a> {
     pub catalog: &'a ModelCatalog,
     pub templates: &'a TemplateSet,
-    /// Thread, turn and window ids come from here (seeded for reproducible output).
-    pub ids: &'a IdGenerator,
+    /// The thread the turn belongs to (drawn once, when the thread starts).
+    pub identity: &'a ThreadIdentity,
     /// Base instructions recorded by a session being resumed or forked.
     pub recorded_base_instructions: Option<&'a BaseInstructions>,
 }
@@ -46,11 +46,13 @@ pub enum TurnContextError {
 }
 
 impl TurnContext {
-    /// The first turn of a new root thread as `config` describes it. `agents_md` is the
-    /// discovery for `config.cwd` (left out of the context when `None`).
+    /// Turn `turn_id` of the root thread `sources.identity` as `config` describes it.
+    /// `agents_md` is the discovery for `config.cwd` (left out of the context when `None`).
+    /// Nothing is drawn here: the same inputs give the same turn context.
     pub fn from_config(
         config: &Config,
         sources: TurnContextSources<'_>,
+        turn_id: String,
         agents_md: Option<AgentsMdDiscovery>,
     ) -> Result<TurnContext, TurnContextError> {
         let slug = match &config.model {
@@ -75,13 +77,14 @@ impl TurnContext {
             },
         );
 
-        // Drawn in a fixed order so a seeded generator always gives the same ids.
-        let thread_id = sources.ids.thread_id().to_string();
-        let installation_id = sources.ids.uuid_v4().to_string();
-        let window_id = sources.ids.uuid_v7().to_string();
-        let turn_id = sources.ids.turn_id().to_string();
-        let mut turn = TurnContext::for_model(thread_id, turn_id, model, config.cwd.clone());
-        turn.installation_id = installation_id;
+        let identity = sources.identity;
+        let mut turn = TurnContext::for_model(
+            identity.thread_id.clone(),
+            turn_id,
+            model,
+            config.cwd.clone(),
+        );
+        turn.installation_id = identity.installation_id.clone();
         turn.personality = match personality_feature {
             PersonalityFeature::Enabled => config.effective_personality(),
             PersonalityFeature::Disabled => None,
@@ -139,8 +142,8 @@ impl TurnContext {
             .clone()
             .filter(|text| !text.is_empty());
         turn.agents_md = agents_md;
-        turn.token_budget.first_window_id = window_id.clone();
-        turn.token_budget.window_id = window_id;
+        turn.token_budget.first_window_id = identity.window_id.clone();
+        turn.token_budget.window_id = identity.window_id.clone();
         turn.realtime.active = config.realtime;
         turn.reasoning_effort = config.model_reasoning_effort.clone();
         turn.reasoning_summary = config.model_reasoning_summary;

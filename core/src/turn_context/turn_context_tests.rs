@@ -42,14 +42,16 @@ fn from_config(config: &Config) -> TurnContext {
     let catalog = ModelCatalog::bundled().expect("bundled catalog");
     let templates = TemplateSet::embedded();
     let ids = IdGenerator::seeded(7, "2026-11-30T07:02:00Z".parse().expect("timestamp"));
+    let drawn = ids.draw_turn_ids();
     TurnContext::from_config(
         config,
         TurnContextSources {
             catalog: &catalog,
             templates: &templates,
-            ids: &ids,
+            identity: &drawn.identity,
             recorded_base_instructions: None,
         },
+        drawn.turn_id,
         None,
     )
     .expect("turn context")

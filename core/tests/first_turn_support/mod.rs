@@ -73,14 +73,16 @@ pub fn first_turn(
     let catalog = ModelCatalog::bundled().expect("bundled catalog");
     let templates = TemplateSet::embedded();
     let ids = seeded();
+    let drawn = ids.draw_turn_ids();
     let mut turn = TurnContext::from_config(
         config,
         TurnContextSources {
             catalog: &catalog,
             templates: &templates,
-            ids: &ids,
+            identity: &drawn.identity,
             recorded_base_instructions: None,
         },
+        drawn.turn_id,
         agents_md,
     )
     .expect("turn context");

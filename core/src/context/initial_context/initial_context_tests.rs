@@ -8,7 +8,13 @@ use serde_json::Value;
 
 use super::*;
 use crate::context::world_state::ErasedWorldStateSection;
+use crate::context::world_state::PreviousSectionState;
+use crate::context::world_state::WorldStateSection;
+use crate::context::world_state::sections::context_window::ContextWindowSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::context::world_state_for_step::build_world_state_for_step;
 use crate::turn_context::SessionSource;
+use codex_config::Feature;
 use codex_context_fragments::FragmentSpec;
 use codex_context_fragments::MessagePlacement;
 
@@ -168,7 +174,11 @@ fn layout(context: &InitialContext) -> Vec<String> {
 
 #[test]
 fn fragments_are_routed_into_upstream_buckets_and_order() {
-    let context = build_initial_context_with_world_state(&turn(), &routing_world_state());
+    let context = build_initial_context_with_world_state(
+        &turn(),
+        &routing_world_state(),
+        &TemplateSet::embedded(),
+    );
     assert_eq!(
         layout(&context),
         vec![
@@ -187,7 +197,11 @@ fn fragments_are_routed_into_upstream_buckets_and_order() {
 
 #[test]
 fn every_item_is_stamped_with_the_turn_id_and_has_no_id() {
-    let context = build_initial_context_with_world_state(&turn(), &routing_world_state());
+    let context = build_initial_context_with_world_state(
+        &turn(),
+        &routing_world_state(),
+        &TemplateSet::embedded(),
+    );
     for item in context.items() {
         assert_eq!(item.turn_id(), Some("turn-1"));
         assert_eq!(item.id(), None);
@@ -213,7 +227,8 @@ fn guardian_reviewer_instructions_become_a_policy_message_after_the_user_context
             "A",
         ))
         .expect("unique");
-    let context = build_initial_context_with_world_state(&turn, &world_state);
+    let context =
+        build_initial_context_with_world_state(&turn, &world_state, &TemplateSet::embedded());
     assert_eq!(
         layout(&context),
         vec![
@@ -233,7 +248,14 @@ fn token_budget_block_is_its_own_developer_message_before_other_separate_message
     turn.token_budget.first_window_id = "w-1".to_string();
     turn.token_budget.window_id = "w-2".to_string();
     turn.token_budget.previous_window_id = Some("w-1".to_string());
+    let templates = TemplateSet::embedded();
+    // The step's own context-window section, registered where the section registry puts it:
+    // before every other section that renders a separate message.
     let mut world_state = WorldState::new();
+    let context_window = ContextWindowSection::for_step(&turn, &templates)
+        .expect("section")
+        .expect("token budget on, window known");
+    world_state.add_section(context_window).expect("unique");
     world_state
         .add_boxed_section(section(
             "hint",
@@ -241,7 +263,7 @@ fn token_budget_block_is_its_own_developer_message_before_other_separate_message
             "unmarked hint",
         ))
         .expect("unique");
-    let context = build_initial_context_with_world_state(&turn, &world_state);
+    let context = build_initial_context_with_world_state(&turn, &world_state, &templates);
     assert_eq!(
         layout(&context),
         vec![
@@ -258,14 +280,20 @@ fn token_budget_needs_a_known_context_window() {
     turn.model.context_window = None;
     turn.model.max_context_window = None;
     turn.features.set(Feature::TokenBudget, true);
-    let context = build_initial_context_with_world_state(&turn, &WorldState::new());
-    assert_eq!(context, InitialContext::default());
+    let templates = TemplateSet::embedded();
+    let world_state = build_world_state_for_step(&turn, &templates).expect("world state");
+    assert!(
+        !world_state
+            .section_ids()
+            .any(|id| id == <ContextWindowSection as WorldStateSection>::ID)
+    );
 }
 
 #[test]
 fn empty_developer_instructions_add_nothing() {
     let mut turn = turn();
     turn.developer_instructions = Some(String::new());
-    let context = build_initial_context_with_world_state(&turn, &WorldState::new());
+    let context =
+        build_initial_context_with_world_state(&turn, &WorldState::new(), &TemplateSet::embedded());
     assert_eq!(context.into_items(), Vec::<ResponseItem>::new());
 }

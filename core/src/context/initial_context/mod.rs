@@ -15,7 +15,6 @@
 //! Every item is stamped with the turn id, because new windows and compaction install these
 //! items directly into history.
 
-use codex_config::Feature;
 use codex_prompts::TemplateSet;
 use codex_protocol::ContentItem;
 use codex_protocol::ContentItemKind;
@@ -27,15 +26,12 @@ pub use codex_fragments::developer_instructions::DeveloperInstructions;
 pub use codex_fragments::guardian_policy::GUARDIAN_POLICY_KIND;
 pub use codex_fragments::guardian_policy::GuardianPolicy;
 
-use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::WorldState;
-use crate::context::world_state::WorldStateSection;
-use crate::context::world_state::sections::context_window::ContextWindowSection;
-use crate::context::world_state::sections::context_window::ContextWindowSectionInputs;
 use crate::turn_context::TurnContext;
 use codex_context_fragments::DEVELOPER_ROLE;
 use codex_context_fragments::SectionFragment;
 use codex_context_fragments::USER_ROLE;
+use codex_fragments::sections::CONTEXT_WINDOW;
 use codex_fragments::sections::MANAGED_DEVELOPER_INSTRUCTIONS;
 use codex_fragments::sections::MODEL_SWITCH;
 use codex_fragments::sections::MULTI_AGENT_MODE;
@@ -107,6 +103,7 @@ struct Buckets {
 pub fn build_initial_context_with_world_state(
     turn: &TurnContext,
     world_state: &WorldState,
+    templates: &TemplateSet,
 ) -> InitialContext {
     let mut buckets = Buckets::default();
     let guardian = turn.session_source.is_guardian_reviewer();
@@ -115,43 +112,22 @@ pub fn build_initial_context_with_world_state(
         .as_deref()
         .filter(|text| !text.is_empty());
     if let Some(text) = developer_instructions {
-        // The turn carries no template overlay; only the cap's truncation notice uses it.
-        let templates = TemplateSet::embedded();
         if guardian {
             // A reviewer's instructions are its policy: held back for a message of their own.
             buckets.guardian_policy = Some(Routed {
-                fragment: Box::new(GuardianPolicy::new(text, &templates)),
+                fragment: Box::new(GuardianPolicy::new(text, templates)),
                 source: ContextSource::GuardianPolicy,
             });
         } else {
             buckets.developer.push(Routed {
-                fragment: Box::new(DeveloperInstructions::new(text, &templates)),
+                fragment: Box::new(DeveloperInstructions::new(text, templates)),
                 source: ContextSource::DeveloperInstructions,
             });
         }
     }
 
-    if turn.features.enabled(Feature::TokenBudget) && turn.model.resolved_context_window().is_some()
-    {
-        let budget = &turn.token_budget;
-        let section = ContextWindowSection::new(ContextWindowSectionInputs {
-            agent_path: budget.agent_path.clone(),
-            first_window_id: budget.first_window_id.clone(),
-            window_id: budget.window_id.clone(),
-            previous_window_id: budget.previous_window_id.clone(),
-            thread_hint: budget.thread_hint.clone(),
-        });
-        // Full-context metadata: the section itself never re-emits it in steady-state diffs.
-        buckets.separate_developer.push(Routed {
-            fragment: section.full_fragment(),
-            source: ContextSource::Section(
-                <ContextWindowSection as WorldStateSection>::ID.to_string(),
-            ),
-        });
-    }
-
     for section in world_state.sections() {
-        let Some(fragment) = section.render_diff_from_json(PreviousSectionState::Absent) else {
+        let Some(fragment) = section.render_initial_fragment() else {
             continue;
         };
         let routed = Routed {
@@ -172,7 +148,8 @@ pub fn build_initial_context_with_world_state(
             buckets.multi_agent_mode = Some(routed);
         } else if markers == MANAGED_DEVELOPER_INSTRUCTIONS.markers() {
             buckets.managed_developer_instructions = Some(routed);
-        } else if markers == MULTI_AGENT_ROLE.markers()
+        } else if markers == CONTEXT_WINDOW.markers()
+            || markers == MULTI_AGENT_ROLE.markers()
             || (fragment.requires_separate_message() && markers == ("", ""))
         {
             buckets.separate_developer.push(routed);

@@ -7,7 +7,7 @@ use super::erased::ErasedWorldStateSection;
 use super::erased::normalize_snapshot;
 use super::error::WorldStateError;
 use super::section::WorldStateSection;
-use super::sections::SECTION_CATALOG;
+use crate::context::world_state_for_step::section_catalog;
 
 /// A section that can be built from a JSON description of its current inputs plus the active
 /// templates (so `--prompts-dir` overlays reach every model-visible sentence it renders).
@@ -188,8 +188,7 @@ pub fn build_catalog_section(
 
 /// The catalogue row of section `id`.
 pub fn catalog_entry(id: &str) -> Result<&'static CatalogEntry, WorldStateError> {
-    SECTION_CATALOG
-        .iter()
+    section_catalog()
         .find(|entry| entry.id == id)
         .ok_or_else(|| WorldStateError::UnknownSection {
             id: id.to_string(),
@@ -199,5 +198,5 @@ pub fn catalog_entry(id: &str) -> Result<&'static CatalogEntry, WorldStateError>
 
 /// Every catalogue section ID, in upstream registry order.
 pub fn catalog_section_ids() -> impl Iterator<Item = &'static str> {
-    SECTION_CATALOG.iter().map(|entry| entry.id)
+    section_catalog().map(|entry| entry.id)
 }

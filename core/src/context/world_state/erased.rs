@@ -39,11 +39,21 @@ pub trait ErasedWorldStateSection: Send + Sync {
         &self,
         previous: PreviousSectionState<'_, Value>,
     ) -> Option<SectionFragment>;
+
+    /// The fragment of the section in a thread's initial context
+    /// ([`WorldStateSection::render_initial`]).
+    fn render_initial_fragment(&self) -> Option<SectionFragment> {
+        self.render_diff_from_json(PreviousSectionState::Absent)
+    }
 }
 
 impl<S: WorldStateSection> ErasedWorldStateSection for S {
     fn section_id(&self) -> &str {
         S::ID
+    }
+
+    fn render_initial_fragment(&self) -> Option<SectionFragment> {
+        self.render_initial()
     }
 
     fn persisted_snapshot(&self) -> Option<Value> {

@@ -90,4 +90,11 @@ pub trait WorldStateSection: Send + Sync {
         &self,
         previous: PreviousSectionState<'_, Self::Snapshot>,
     ) -> Option<SectionFragment>;
+
+    /// The fragment a thread's initial context holds for the section: by default what it
+    /// renders against an absent previous state. A section whose full block belongs to the
+    /// initial context but never to a diff renders it here.
+    fn render_initial(&self) -> Option<SectionFragment> {
+        self.render_diff(PreviousSectionState::Absent)
+    }
 }

@@ -13,6 +13,8 @@ use crate::context::world_state::CatalogSection;
 use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::turn_context::TurnContext;
 
 /// Snapshot of the `agents_md` section: `{}` when nothing is loaded, so that a removal is
 /// still expressible.
@@ -112,6 +114,32 @@ impl CatalogSection for AgentsMdSection {
         templates: &TemplateSet,
     ) -> Result<Self, &'static str> {
         Ok(Self::new(snapshot, templates))
+    }
+}
+
+impl StepSection for AgentsMdSection {
+    fn for_step(
+        turn: &TurnContext,
+        templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        let agents_md = turn.agents_md.as_ref();
+        Ok(Some(AgentsMdSection::new(
+            AgentsMdSnapshot {
+                directory: agents_md
+                    .and_then(|discovery| discovery.directory())
+                    .map(|directory| directory.display().to_string()),
+                text: agents_md.and_then(|discovery| discovery.text()),
+            },
+            templates,
+        )))
+    }
+
+    fn built_from(turn: &TurnContext) -> Vec<String> {
+        turn.agents_md
+            .iter()
+            .flat_map(|discovery| discovery.sources())
+            .map(|path| path.display().to_string())
+            .collect()
     }
 }
 

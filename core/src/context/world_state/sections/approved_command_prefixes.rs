@@ -15,6 +15,10 @@ use crate::context::world_state::CatalogSection;
 use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::context::world_state_for_step::template_source;
+use crate::turn_context::TurnContext;
+use codex_prompts::TemplateId;
 
 /// A set of approved command prefixes; persists as a sorted array of token arrays.
 pub type ApprovedPrefixes = BTreeSet<Vec<String>>;
@@ -99,6 +103,28 @@ impl CatalogSection for ApprovedCommandPrefixesSection {
             prefixes: snapshot,
             templates: templates.clone(),
         })
+    }
+}
+
+impl StepSection for ApprovedCommandPrefixesSection {
+    fn for_step(
+        turn: &TurnContext,
+        templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        // With permissions instructions, the permissions section lists the prefixes itself.
+        if turn.inclusion.permissions_instructions.is_included() {
+            return Ok(None);
+        }
+        Ok(Some(ApprovedCommandPrefixesSection::new(
+            ApprovedCommandPrefixesSectionInputs {
+                approved_command_prefixes: turn.approved_command_prefixes.clone(),
+            },
+            templates,
+        )))
+    }
+
+    fn built_from(_turn: &TurnContext) -> Vec<String> {
+        vec![template_source(TemplateId::ApprovedCommandPrefixes)]
     }
 }
 

@@ -6,6 +6,13 @@ use codex_prompts::TemplateId;
 
 use super::guidance::GuidanceKind;
 use super::guidance::GuidanceSection;
+use super::guidance::GuidanceSectionInputs;
+use crate::context::world_state::WorldStateError;
+use crate::context::world_state_for_step::StepSection;
+use crate::context::world_state_for_step::template_source;
+use crate::turn_context::TurnContext;
+use codex_config::Feature;
+use codex_prompts::TemplateSet;
 
 /// Marker type naming the `apps_instructions` section.
 #[derive(Debug)]
@@ -19,6 +26,26 @@ impl GuidanceKind for AppsInstructions {
 
 /// The `apps_instructions` section (snapshot: bool).
 pub type AppsInstructionsSection = GuidanceSection<AppsInstructions>;
+
+impl StepSection for AppsInstructionsSection {
+    fn for_step(
+        turn: &TurnContext,
+        templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        Ok(Some(AppsInstructionsSection::new(
+            GuidanceSectionInputs {
+                available: turn.apps.is_available()
+                    && turn.features.enabled(Feature::Apps)
+                    && turn.model.include_apps_usage_instructions,
+            },
+            templates,
+        )))
+    }
+
+    fn built_from(_turn: &TurnContext) -> Vec<String> {
+        vec![template_source(TemplateId::GuidanceApps)]
+    }
+}
 
 #[cfg(test)]
 #[path = "apps_instructions_tests.rs"]

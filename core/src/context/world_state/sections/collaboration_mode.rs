@@ -14,6 +14,10 @@ use crate::context::world_state::CatalogSection;
 use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::context::world_state_for_step::template_source;
+use crate::turn_context::TurnContext;
+use codex_prompts::TemplateId;
 
 /// Snapshot of the `collaboration_mode` section. Older rollouts hold an object without the
 /// instructions fingerprint, or only the bare mode; both still deserialize.
@@ -145,6 +149,37 @@ impl CatalogSection for CollaborationModeSection {
         _templates: &TemplateSet,
     ) -> Result<Self, &'static str> {
         Err("the mode and a fingerprint of the instructions it rendered")
+    }
+}
+
+impl StepSection for CollaborationModeSection {
+    fn for_step(
+        turn: &TurnContext,
+        _templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        if !turn.inclusion.collaboration_mode_instructions.is_included() {
+            return Ok(None);
+        }
+        let mode = &turn.collaboration_mode;
+        Ok(Some(CollaborationModeSection::new(
+            CollaborationModeSectionInputs {
+                mode: mode.mode,
+                model: turn.model.slug.clone(),
+                catalog_messages: turn
+                    .model
+                    .model_messages
+                    .as_ref()
+                    .and_then(|messages| messages.collaboration_modes.clone()),
+                developer_instructions: mode.settings.developer_instructions.clone(),
+            },
+        )))
+    }
+
+    fn built_from(turn: &TurnContext) -> Vec<String> {
+        match turn.collaboration_mode.mode {
+            ModeKind::Plan => vec![template_source(TemplateId::CollaborationModePlan)],
+            ModeKind::Default => vec!["collaboration mode developer instructions".to_string()],
+        }
     }
 }
 

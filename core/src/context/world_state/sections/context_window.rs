@@ -10,6 +10,9 @@ use crate::context::world_state::CatalogSection;
 use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::turn_context::TurnContext;
+use codex_config::Feature;
 
 /// Inputs of the `context_window` section.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -37,9 +40,9 @@ impl ContextWindowSection {
         Self { inputs }
     }
 
-    /// The complete `<context_window>` block, which initial-context assembly emits as its own
-    /// developer message.
-    pub fn full_fragment(&self) -> SectionFragment {
+    /// The complete `<context_window>` block: the initial context's own developer message, and
+    /// the diff when the agent path changed.
+    fn full_fragment(&self) -> SectionFragment {
         let inputs = &self.inputs;
         let mut lines = vec![
             format!("Agent name: {}", inputs.agent_path),
@@ -74,6 +77,10 @@ impl WorldStateSection for ContextWindowSection {
             | PreviousSectionState::Unknown => None,
         }
     }
+
+    fn render_initial(&self) -> Option<SectionFragment> {
+        Some(self.full_fragment())
+    }
 }
 
 impl CatalogSection for ContextWindowSection {
@@ -88,6 +95,33 @@ impl CatalogSection for ContextWindowSection {
 
     fn from_snapshot(_snapshot: String, _templates: &TemplateSet) -> Result<Self, &'static str> {
         Err("only the agent path, not the window ids it renders")
+    }
+}
+
+impl StepSection for ContextWindowSection {
+    fn for_step(
+        turn: &TurnContext,
+        _templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        if !(turn.features.enabled(Feature::TokenBudget)
+            && turn.model.resolved_context_window().is_some())
+        {
+            return Ok(None);
+        }
+        let budget = &turn.token_budget;
+        Ok(Some(ContextWindowSection::new(
+            ContextWindowSectionInputs {
+                agent_path: budget.agent_path.clone(),
+                first_window_id: budget.first_window_id.clone(),
+                window_id: budget.window_id.clone(),
+                previous_window_id: budget.previous_window_id.clone(),
+                thread_hint: budget.thread_hint.clone(),
+            },
+        )))
+    }
+
+    fn built_from(_turn: &TurnContext) -> Vec<String> {
+        vec!["token budget: agent path and context window ids".to_string()]
     }
 }
 

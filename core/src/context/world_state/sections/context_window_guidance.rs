@@ -9,6 +9,9 @@ use crate::context::world_state::CatalogSection;
 use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::turn_context::TurnContext;
+use codex_config::Feature;
 
 /// Inputs of the `context_window_guidance` section (registered only for a non-blank message).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -79,6 +82,33 @@ impl CatalogSection for ContextWindowGuidanceSection {
 
     fn from_snapshot(snapshot: String, _templates: &TemplateSet) -> Result<Self, &'static str> {
         Ok(Self { message: snapshot })
+    }
+}
+
+impl StepSection for ContextWindowGuidanceSection {
+    fn for_step(
+        turn: &TurnContext,
+        _templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        if !(turn.features.enabled(Feature::TokenBudget)
+            && turn.model.resolved_context_window().is_some())
+        {
+            return Ok(None);
+        }
+        Ok(turn
+            .token_budget
+            .guidance_message
+            .as_ref()
+            .filter(|message| !message.trim().is_empty())
+            .map(|message| {
+                ContextWindowGuidanceSection::new(ContextWindowGuidanceSectionInputs {
+                    message: message.clone(),
+                })
+            }))
+    }
+
+    fn built_from(_turn: &TurnContext) -> Vec<String> {
+        vec!["token budget guidance message".to_string()]
     }
 }
 

@@ -11,6 +11,7 @@ use codex_prompts::TemplateSet;
 use serde::Deserialize;
 use serde::Serialize;
 
+use super::environments_filesystem::filesystem_context;
 use super::environments_xml::EnvironmentUpdate;
 use super::environments_xml::EnvironmentsBody;
 use super::environments_xml::EnvironmentsLayout;
@@ -24,8 +25,10 @@ use crate::context::world_state::CatalogSection;
 use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
 use crate::turn_context::EnvironmentStatus;
 use crate::turn_context::NetworkContext;
+use crate::turn_context::TurnContext;
 
 /// One environment as persisted: `shell` is omitted while unknown, `is_primary` is written only
 /// when true and only while several environments are selected.
@@ -256,6 +259,39 @@ impl CatalogSection for EnvironmentsSection {
 #[cfg(test)]
 #[path = "environments_tests.rs"]
 mod tests;
+
+impl StepSection for EnvironmentsSection {
+    fn for_step(
+        turn: &TurnContext,
+        _templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        if !turn.inclusion.environment_context.is_included() {
+            return Ok(None);
+        }
+        EnvironmentsSection::new(EnvironmentsSectionInputs {
+            environments: turn
+                .environments
+                .iter()
+                .map(|environment| EnvironmentInputs {
+                    id: environment.id.clone(),
+                    cwd: environment.cwd.clone(),
+                    status: environment.status,
+                    shell: environment.shell.clone(),
+                })
+                .collect(),
+            current_date: Some(turn.current_date.clone()),
+            timezone: Some(turn.timezone.clone()),
+            network: turn.network.clone(),
+            filesystem: Some(filesystem_context(turn)),
+            subagents: None,
+        })
+        .map(Some)
+    }
+
+    fn built_from(_turn: &TurnContext) -> Vec<String> {
+        vec!["turn context: environments, date, timezone, network, sandbox policy".to_string()]
+    }
+}
 
 #[cfg(test)]
 #[path = "environments_render_tests.rs"]

@@ -14,6 +14,8 @@ use crate::context::world_state::CatalogSection;
 use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::turn_context::TurnContext;
 
 /// Budget for the largest rendering of a managed policy (replacement notice and markers
 /// included), in estimated tokens.
@@ -151,6 +153,27 @@ impl CatalogSection for ManagedDeveloperInstructionsSection {
         _templates: &TemplateSet,
     ) -> Result<Self, &'static str> {
         Err("a fingerprint of the instructions, not their text")
+    }
+}
+
+impl StepSection for ManagedDeveloperInstructionsSection {
+    fn for_step(
+        turn: &TurnContext,
+        templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        if turn.session_source.is_guardian_reviewer() {
+            return Ok(None);
+        }
+        Ok(Some(ManagedDeveloperInstructionsSection::new(
+            ManagedDeveloperInstructionsSectionInputs {
+                instructions: turn.managed_developer_instructions.clone(),
+            },
+            templates,
+        )))
+    }
+
+    fn built_from(_turn: &TurnContext) -> Vec<String> {
+        vec!["managed requirements `additional_developer_instructions`".to_string()]
     }
 }
 

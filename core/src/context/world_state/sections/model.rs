@@ -12,6 +12,9 @@ use crate::context::world_state::CatalogSection;
 use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::context::world_state_for_step::template_source;
+use crate::turn_context::TurnContext;
 
 /// Inputs of the `model` section.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -96,6 +99,29 @@ impl CatalogSection for ModelSection {
 
     fn from_snapshot(_snapshot: String, _templates: &TemplateSet) -> Result<Self, &'static str> {
         Err("only the model slug, not the instructions its switch notice repeats")
+    }
+}
+
+impl StepSection for ModelSection {
+    fn for_step(
+        turn: &TurnContext,
+        templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        Ok(Some(ModelSection::new(
+            ModelSectionInputs {
+                model: turn.model.slug.clone(),
+                previous_model: turn.previous_model().map(str::to_string),
+                instructions: turn.base_instructions.model_instructions().to_string(),
+            },
+            templates,
+        )))
+    }
+
+    fn built_from(turn: &TurnContext) -> Vec<String> {
+        vec![
+            template_source(TemplateId::ModelSwitch),
+            format!("instructions template of `{}`", turn.model.slug),
+        ]
     }
 }
 

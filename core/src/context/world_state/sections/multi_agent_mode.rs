@@ -16,8 +16,11 @@ use crate::context::world_state::CatalogSection;
 use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::context::world_state_for_step::template_source;
 use crate::turn_context::MultiAgentMode;
 use crate::turn_context::MultiAgentUsageHintSectionInputs;
+use crate::turn_context::TurnContext;
 
 /// A custom mode text is cut to this many estimated tokens before it is stored or shown.
 pub const CUSTOM_MODE_MAX_TOKENS: usize = 400;
@@ -192,6 +195,27 @@ impl CatalogSection for MultiAgentModeSection {
                 .to_string(),
             proactive: templates.text(TemplateId::MultiAgentProactive).to_string(),
         })
+    }
+}
+
+impl StepSection for MultiAgentModeSection {
+    fn for_step(
+        turn: &TurnContext,
+        templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        let usage_hint = MultiAgentUsageHintSection::for_step(turn, templates)?;
+        Ok(Some(MultiAgentModeSection::new(
+            turn.multi_agent.mode.clone(),
+            usage_hint.as_ref(),
+            templates,
+        )))
+    }
+
+    fn built_from(_turn: &TurnContext) -> Vec<String> {
+        vec![
+            template_source(TemplateId::MultiAgentExplicitRequestOnly),
+            template_source(TemplateId::MultiAgentProactive),
+        ]
     }
 }
 

@@ -15,7 +15,9 @@ use crate::context::world_state::CatalogSection;
 use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
 use crate::turn_context::MultiAgentUsageHintSectionInputs;
+use crate::turn_context::TurnContext;
 use crate::turn_context::UsageHintSource;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,6 +107,24 @@ impl CatalogSection for MultiAgentUsageHintSection {
         _templates: &TemplateSet,
     ) -> Result<Self, &'static str> {
         Err("a fingerprint of the hint, not its text")
+    }
+}
+
+impl StepSection for MultiAgentUsageHintSection {
+    fn for_step(
+        turn: &TurnContext,
+        _templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        turn.multi_agent
+            .usage_hint
+            .as_ref()
+            .filter(|hint| !hint.text.trim().is_empty())
+            .map(|hint| MultiAgentUsageHintSection::new(hint.clone()))
+            .transpose()
+    }
+
+    fn built_from(_turn: &TurnContext) -> Vec<String> {
+        vec!["multi-agent usage hint".to_string()]
     }
 }
 

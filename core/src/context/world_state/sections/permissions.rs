@@ -16,7 +16,9 @@ use codex_prompts::ExecPermissionApprovals;
 use codex_prompts::PermissionsInstructions;
 use codex_prompts::PermissionsInstructionsBuilder;
 use codex_prompts::RequestPermissionsTool;
+use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
+use codex_protocol::TemporaryDirectories;
 use codex_protocol::config_types::ApprovalsReviewer;
 use codex_protocol::config_types::SandboxMode;
 use codex_protocol::openai_models::ApprovalMessages;
@@ -32,6 +34,10 @@ use crate::context::world_state::CatalogSection;
 use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::context::world_state_for_step::template_source;
+use crate::turn_context::TurnContext;
+use codex_config::Feature;
 
 /// Snapshot of the `permissions` section. Rollouts written before prefixes were tracked hold
 /// a bare fingerprint of the full rendering; it still deserializes.
@@ -247,6 +253,86 @@ impl CatalogSection for PermissionsSection {
         _templates: &TemplateSet,
     ) -> Result<Self, &'static str> {
         Err("a fingerprint of the permissions text, not the policies it is rendered from")
+    }
+}
+
+impl StepSection for PermissionsSection {
+    fn for_step(
+        turn: &TurnContext,
+        templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        if !turn.inclusion.permissions_instructions.is_included() {
+            return Ok(None);
+        }
+        let features = &turn.features;
+        let messages = turn.model.model_messages.as_ref();
+        // Temporary directories are not probed, so the text is reproducible.
+        let builder = PermissionsInstructions::builder_from_policy(
+            &turn.sandbox_policy,
+            &turn.cwd,
+            &TemporaryDirectories::default(),
+            turn.approval_policy,
+        )
+        .approvals_reviewer(turn.approvals_reviewer)
+        .exec_permission_approvals(if features.enabled(Feature::ExecPermissionApprovals) {
+            ExecPermissionApprovals::Enabled
+        } else {
+            ExecPermissionApprovals::Disabled
+        })
+        .request_permissions_tool(if features.enabled(Feature::RequestPermissionsTool) {
+            RequestPermissionsTool::Available
+        } else {
+            RequestPermissionsTool::Unavailable
+        })
+        .catalog_permission_messages(
+            messages
+                .and_then(|messages| messages.permissions.as_ref())
+                .map(CatalogPermissionMessages::from)
+                .unwrap_or_default(),
+        )
+        .catalog_approval_messages(
+            messages
+                .and_then(|messages| messages.approvals.as_ref())
+                .map(CatalogApprovalMessages::from)
+                .unwrap_or_default(),
+        );
+        // The section adds the approved prefixes itself.
+        Ok(Some(PermissionsSection::new(
+            builder,
+            turn.approved_command_prefixes.clone(),
+            templates,
+        )))
+    }
+
+    fn built_from(turn: &TurnContext) -> Vec<String> {
+        let messages = turn.model.model_messages.as_ref();
+        let sandbox_catalog = messages.and_then(|messages| messages.permissions.as_ref());
+        let approvals_catalog = messages.and_then(|messages| messages.approvals.as_ref());
+        let sandbox = match turn.sandbox_policy.mode() {
+            SandboxMode::ReadOnly => TemplateId::SandboxReadOnly,
+            SandboxMode::WorkspaceWrite => TemplateId::SandboxWorkspaceWrite,
+            SandboxMode::DangerFullAccess => TemplateId::SandboxDangerFullAccess,
+        };
+        let approval = match turn.approval_policy {
+            AskForApproval::UnlessTrusted => TemplateId::ApprovalUnlessTrusted,
+            AskForApproval::OnRequest => TemplateId::ApprovalOnRequest,
+            AskForApproval::Granular(_) => TemplateId::ApprovalGranularIntro,
+            AskForApproval::Never => TemplateId::ApprovalNever,
+        };
+        let mut inputs = vec![
+            match sandbox_catalog {
+                Some(_) => "model catalog `model_messages.permissions`".to_string(),
+                None => template_source(sandbox),
+            },
+            match approvals_catalog {
+                Some(_) => "model catalog `model_messages.approvals`".to_string(),
+                None => template_source(approval),
+            },
+        ];
+        if !turn.approved_command_prefixes.is_empty() {
+            inputs.push(template_source(TemplateId::ApprovedCommandPrefixes));
+        }
+        inputs
     }
 }
 

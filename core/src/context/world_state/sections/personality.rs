@@ -14,6 +14,11 @@ use crate::context::world_state::CatalogSection;
 use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::context::world_state_for_step::template_source;
+use crate::turn_context::TurnContext;
+use codex_config::Feature;
+use codex_models_manager::personality_message;
 
 /// Whether the base instructions already carry the personality text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -144,6 +149,47 @@ impl CatalogSection for PersonalitySection {
         _templates: &TemplateSet,
     ) -> Result<Self, &'static str> {
         Err("the model and personality, not the personality text it renders")
+    }
+}
+
+impl StepSection for PersonalitySection {
+    fn for_step(
+        turn: &TurnContext,
+        templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        if !turn.features.enabled(Feature::Personality) {
+            return Ok(None);
+        }
+        let model = &turn.model;
+        Ok(Some(PersonalitySection::new(
+            PersonalitySectionInputs {
+                model: model.slug.clone(),
+                personality: turn.personality,
+                previous: turn
+                    .previous_turn
+                    .as_ref()
+                    .map(|previous| PersonalitySnapshot {
+                        model: previous.model.clone(),
+                        personality: previous.personality,
+                    }),
+                message: personality_message(model, turn.personality).map(str::to_string),
+                // A template that takes a personality carries it, in the base instructions or
+                // in a model-switch notice, so it is never stated twice.
+                base_instructions: if model.supports_personality() {
+                    BaseInstructionsPersonality::Included
+                } else {
+                    BaseInstructionsPersonality::NotIncluded
+                },
+            },
+            templates,
+        )))
+    }
+
+    fn built_from(_turn: &TurnContext) -> Vec<String> {
+        vec![
+            template_source(TemplateId::PersonalityChange),
+            "model catalog personality text".to_string(),
+        ]
     }
 }
 

@@ -13,6 +13,9 @@ use crate::context::world_state::CatalogSection;
 use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::context::world_state_for_step::template_source;
+use crate::turn_context::TurnContext;
 
 /// Snapshot of the `realtime` section.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,6 +127,29 @@ impl CatalogSection for RealtimeSection {
         _templates: &TemplateSet,
     ) -> Result<Self, &'static str> {
         Err("only whether realtime is active, not the start and end texts it renders")
+    }
+}
+
+impl StepSection for RealtimeSection {
+    fn for_step(
+        turn: &TurnContext,
+        templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        Ok(Some(RealtimeSection::new(
+            RealtimeSectionInputs {
+                active: turn.realtime.active,
+                start_instructions: turn.realtime.start_instructions.clone(),
+                end_instructions: turn.realtime.end_instructions.clone(),
+            },
+            templates,
+        )))
+    }
+
+    fn built_from(turn: &TurnContext) -> Vec<String> {
+        match &turn.realtime.start_instructions {
+            Some(_) => vec!["realtime start instructions (configured)".to_string()],
+            None => vec![template_source(TemplateId::RealtimeStart)],
+        }
     }
 }
 

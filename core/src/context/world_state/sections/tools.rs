@@ -16,6 +16,10 @@ use crate::context::world_state::CatalogSection;
 use crate::context::world_state::PreviousSectionState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
+use crate::context::world_state_for_step::StepSection;
+use crate::context::world_state_for_step::template_source;
+use crate::turn_context::TurnContext;
+use codex_config::Feature;
 
 /// Longest description kept per namespace, in characters.
 pub const MAX_NAMESPACE_DESCRIPTION_CHARS: usize = 250;
@@ -250,6 +254,31 @@ impl CatalogSection for ToolsSection {
             },
             templates,
         ))
+    }
+}
+
+impl StepSection for ToolsSection {
+    fn for_step(
+        turn: &TurnContext,
+        templates: &TemplateSet,
+    ) -> Result<Option<Self>, WorldStateError> {
+        if !turn.features.enabled(Feature::DeferredToolWorldState) {
+            return Ok(None);
+        }
+        Ok(Some(ToolsSection::new(
+            ToolsSectionInputs {
+                namespaces: turn
+                    .deferred_tool_namespaces
+                    .iter()
+                    .map(|namespace| (namespace.name.clone(), namespace.description.clone()))
+                    .collect(),
+            },
+            templates,
+        )))
+    }
+
+    fn built_from(_turn: &TurnContext) -> Vec<String> {
+        vec![template_source(TemplateId::DeferredToolNamespaces)]
     }
 }
 

@@ -1,0 +1,109 @@
+//! The `<filesystem>` part of `<environment_context>`: the workspace root and the permission
+//! profile a turn's sandbox policy amounts to.
+
+use codex_protocol::ReadOnlyAccess;
+use codex_protocol::SandboxPolicy;
+
+use super::environments::FileSystemAccess;
+use super::environments::FileSystemEntry;
+use super::environments::FileSystemPolicy;
+use super::environments::FileSystemTarget;
+use super::environments::FilesystemContext;
+use super::environments::PermissionProfileContext;
+use crate::turn_context::TurnContext;
+
+/// Read-only subdirectories of a writable workspace root: version control and agent
+/// configuration stay protected even when the workspace is writable.
+const PROTECTED_WORKSPACE_SUBDIRECTORIES: [&str; 3] = [".git", ".agents", ".codex"];
+
+/// The `<filesystem>` description of the sandbox policy: the workspace root (the cwd) and the
+/// permission profile the policy amounts to.
+pub(super) fn filesystem_context(turn: &TurnContext) -> FilesystemContext {
+    let cwd = turn.cwd.display().to_string();
+    let entry = |access, target| FileSystemEntry {
+        access,
+        escalatable: None,
+        target,
+    };
+    let readable = |access: &ReadOnlyAccess| match access {
+        ReadOnlyAccess::FullAccess => vec![entry(
+            FileSystemAccess::Read,
+            FileSystemTarget::Special(":root".to_string()),
+        )],
+        ReadOnlyAccess::Restricted {
+            include_platform_defaults,
+            readable_roots,
+        } => include_platform_defaults
+            .then(|| {
+                entry(
+                    FileSystemAccess::Read,
+                    FileSystemTarget::Special(":minimal".to_string()),
+                )
+            })
+            .into_iter()
+            .chain(readable_roots.iter().map(|root| {
+                entry(
+                    FileSystemAccess::Read,
+                    FileSystemTarget::Path(root.display().to_string()),
+                )
+            }))
+            .collect(),
+    };
+    let permission_profile = match &turn.sandbox_policy {
+        SandboxPolicy::DangerFullAccess => PermissionProfileContext::Disabled,
+        SandboxPolicy::ExternalSandbox { .. } => PermissionProfileContext::External,
+        SandboxPolicy::ReadOnly { access, .. } => PermissionProfileContext::Managed {
+            file_system: FileSystemPolicy::Restricted {
+                entries: readable(access),
+                glob_scan_max_depth: None,
+            },
+        },
+        SandboxPolicy::WorkspaceWrite {
+            writable_roots,
+            read_only_access,
+            exclude_tmpdir_env_var,
+            exclude_slash_tmp,
+            ..
+        } => {
+            let mut entries = readable(read_only_access);
+            entries.push(entry(
+                FileSystemAccess::Write,
+                FileSystemTarget::Path(cwd.clone()),
+            ));
+            entries.extend(writable_roots.iter().map(|root| {
+                entry(
+                    FileSystemAccess::Write,
+                    FileSystemTarget::Path(root.display().to_string()),
+                )
+            }));
+            if !exclude_slash_tmp {
+                entries.push(entry(
+                    FileSystemAccess::Write,
+                    FileSystemTarget::Special(":slash_tmp".to_string()),
+                ));
+            }
+            if !exclude_tmpdir_env_var {
+                entries.push(entry(
+                    FileSystemAccess::Write,
+                    FileSystemTarget::Special(":tmpdir".to_string()),
+                ));
+            }
+            entries.extend(PROTECTED_WORKSPACE_SUBDIRECTORIES.iter().map(|name| {
+                entry(
+                    FileSystemAccess::Read,
+                    FileSystemTarget::Path(turn.cwd.join(name).display().to_string()),
+                )
+            }));
+            PermissionProfileContext::Managed {
+                file_system: FileSystemPolicy::Restricted {
+                    entries,
+                    glob_scan_max_depth: None,
+                },
+            }
+        }
+    };
+    FilesystemContext {
+        workspace_roots: vec![cwd],
+        permission_profile,
+    }
+}

@@ -1,0 +1,90 @@
+//! The Responses request of one turn of a thread, built from its [`TurnContext`]: every request
+//! of a thread (first turns, scripted sessions, `send`) is built here, so they cannot drift
+//! apart.
+
+use codex_protocol::ResponseItem;
+use codex_protocol::SandboxPolicy;
+
+use super::ClientMetadata;
+use super::ContentItemKindsPolicy;
+use super::ModelProviderKind;
+use super::RequestBuildError;
+use super::RequestKind;
+use super::ResponsesRequest;
+use super::ResponsesRequestInputs;
+use super::TurnMetadata;
+use super::build_responses_request;
+use crate::ids::IdGenerator;
+use crate::tools::ToolSpec;
+use crate::turn_context::TurnContext;
+
+/// Why a turn's request could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum TurnRequestError {
+    #[error("cannot encode the turn metadata: {0}")]
+    TurnMetadata(#[source] serde_json::Error),
+    #[error(transparent)]
+    Request(#[from] RequestBuildError),
+}
+
+/// The Responses request of one turn of `turn`'s thread: `input` (the initial context or the
+/// session's history) and `tools` are moved into the body.
+pub fn build_turn_request(
+    turn: &TurnContext,
+    input: Vec<ResponseItem>,
+    tools: Vec<ToolSpec>,
+    ids: &IdGenerator,
+    content_item_kinds: ContentItemKindsPolicy,
+) -> Result<ResponsesRequest, TurnRequestError> {
+    let client_metadata = ClientMetadata::from_turn_metadata(&turn_metadata(turn, ids))
+        .map_err(TurnRequestError::TurnMetadata)?;
+    let mut inputs = ResponsesRequestInputs::new(
+        &turn.model,
+        turn.base_instructions.text(),
+        &[],
+        &[],
+        &turn.thread_id,
+    )
+    .with_owned_input(input)
+    .with_owned_tools(tools);
+    inputs.reasoning_effort = turn.reasoning_effort.clone();
+    inputs.reasoning_summary = turn.reasoning_summary;
+    inputs.verbosity = turn.verbosity;
+    inputs.client_metadata = Some(client_metadata);
+    inputs.provider = ModelProviderKind::from_provider_id(&turn.provider_id);
+    inputs.content_item_kinds = content_item_kinds;
+    Ok(build_responses_request(inputs)?)
+}
+
+/// The `x-codex-turn-metadata` of a root thread's turn request (the first one here; scripted
+/// sessions use it for every turn).
+pub fn turn_metadata(turn: &TurnContext, ids: &IdGenerator) -> TurnMetadata {
+    let sandbox = match &turn.sandbox_policy {
+        SandboxPolicy::DangerFullAccess | SandboxPolicy::ExternalSandbox { .. } => "none",
+        SandboxPolicy::ReadOnly { .. } | SandboxPolicy::WorkspaceWrite { .. } => "seccomp",
+    };
+    TurnMetadata {
+        installation_id: turn.installation_id.clone(),
+        session_id: turn.thread_id.clone(),
+        thread_id: turn.thread_id.clone(),
+        agent_name: turn.token_budget.agent_path.clone(),
+        turn_id: turn.turn_id.clone(),
+        window_id: format!("{}:0", turn.thread_id),
+        context_window_id: turn.token_budget.window_id.clone(),
+        request_kind: RequestKind::Turn,
+        forked_from_thread_id: None,
+        parent_thread_id: None,
+        parent_turn_id: None,
+        root_turn_id: Some(turn.turn_id.clone()),
+        subagent_kind: None,
+        thread_source: None,
+        sandbox: sandbox.to_string(),
+        sandbox_mode: turn.sandbox_policy.mode(),
+        auto_review_enabled: turn.approvals_reviewer
+            == codex_protocol::ApprovalsReviewer::AutoReview,
+        node_repl_auto_review_required: turn.model.node_repl_auto_review_required,
+        node_repl_disabled: turn.model.node_repl_disabled,
+        turn_started_at_unix_ms: ids.now().as_millisecond(),
+        compaction: None,
+    }
+}

@@ -1,0 +1,80 @@
+//! The `session_meta` line that opens a thread's rollout, for every command that starts one.
+
+use std::path::PathBuf;
+
+use codex_protocol::BaseInstructions;
+use codex_protocol::SessionMeta;
+use serde_json::json;
+
+use crate::ids::ThreadIdentity;
+
+/// Which command writes the thread, which decides the fields that say so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetaWriter {
+    /// `session run/resume/fork`: this project's own originator.
+    Script,
+    /// `send`: written as `codex exec` writes a thread it sends (originator, `exec` source,
+    /// legacy history mode, session id).
+    Exec,
+}
+
+/// What a `session_meta` line records about a new thread.
+#[derive(Debug, Clone)]
+pub struct NewThreadMeta<'a> {
+    pub identity: &'a ThreadIdentity,
+    pub cwd: PathBuf,
+    pub model_provider: Option<String>,
+    pub base_instructions: Option<BaseInstructions>,
+    pub timestamp: String,
+    /// The thread this one was forked from.
+    pub forked_from: Option<&'a str>,
+    pub writer: MetaWriter,
+}
+
+/// `originator` of the `session_meta` lines scripted sessions write.
+const SCRIPT_ORIGINATOR: &str = "codex_context";
+/// `originator` of the lines `send` writes (upstream's default originator).
+const EXEC_ORIGINATOR: &str = "codex_cli_rs";
+
+/// The `session_meta` of a new thread.
+pub fn new_thread_meta(inputs: NewThreadMeta<'_>) -> SessionMeta {
+    let (originator, source, history_mode, session_id) = match inputs.writer {
+        MetaWriter::Script => (SCRIPT_ORIGINATOR, "cli", None, None),
+        MetaWriter::Exec => (
+            EXEC_ORIGINATOR,
+            "exec",
+            Some("legacy".to_string()),
+            Some(inputs.identity.thread_id.clone()),
+        ),
+    };
+    SessionMeta {
+        session_id,
+        id: inputs.identity.thread_id.clone(),
+        forked_from_id: inputs.forked_from.map(str::to_string),
+        forked_from_ordinal_exclusive: None,
+        parent_thread_id: None,
+        timestamp: inputs.timestamp,
+        cwd: inputs.cwd,
+        runtime_workspace_roots: None,
+        originator: Some(originator.to_string()),
+        cli_version: Some(env!("CARGO_PKG_VERSION").to_string()),
+        source: Some(json!(source)),
+        thread_source: None,
+        agent_nickname: None,
+        agent_role: None,
+        agent_path: None,
+        model_provider: inputs.model_provider,
+        base_instructions: inputs.base_instructions,
+        instructions: None,
+        dynamic_tools: None,
+        selected_capability_roots: None,
+        memory_mode: None,
+        history_mode,
+        history_base: None,
+        subagent_history_start_ordinal: None,
+        multi_agent_version: None,
+        context_window: Some(json!({ "window_id": inputs.identity.window_id })),
+        git: None,
+        extra: serde_json::Map::new(),
+    }
+}
