@@ -14,7 +14,7 @@ use codex_client::ResponsesLite;
 use codex_client::StreamProgress;
 use codex_client::resolve_base_url;
 use codex_config::ModelProvider;
-use codex_core::request::ResponsesRequest;
+use codex_core::ResponsesRequest;
 use codex_protocol::ResponseItem;
 use codex_script::AssistantReply;
 use codex_script::ModelResponse;

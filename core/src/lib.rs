@@ -1,13 +1,179 @@
-//! Core of the context engine: the World State and the fragment catalogue, first-turn and
-//! steady-state assembly, the Responses request, and rollouts.
+//! Core of the context engine: assembly only. From a loaded configuration it builds the turn
+//! context, the World State sections and their diffs, the initial context, the session's history
+//! and context updates, and the exact Responses request of every turn.
+//!
+//! Everything else is a crate of its own: configuration and AGENTS.md discovery
+//! (`codex-config`), fragment types and their registry (`codex-fragments`), rollout files
+//! (`codex-rollout`), the HTTP client (`codex-client`), the views over assembly (`codex-inspect`)
+//! and scripted sessions (`codex-script`). The modules are private; this list is the API.
 
-pub mod assemble;
-pub mod base_instructions;
-pub mod context;
-pub mod context_manager;
-pub mod first_turn;
-pub mod ids;
-pub mod request;
-pub mod session;
-pub mod tools;
-pub mod turn_context;
+mod assemble;
+mod base_instructions;
+mod context;
+mod context_manager;
+mod first_turn;
+mod ids;
+mod request;
+mod session;
+mod tools;
+mod turn_context;
+
+// Assembling a turn: the one pipeline from configuration to a turn context.
+pub use assemble::AgentsMd;
+pub use assemble::Assembler;
+pub use assemble::AssemblyError;
+pub use assemble::thread_ids;
+
+// Ids and timestamps: thread identity, seeded generators, Responses Lite ids.
+pub use ids::IdGenerator;
+pub use ids::ItemIdPrefix;
+pub use ids::LiteIdNamespace;
+pub use ids::SEEDED_CLOCK_STEP_MICROS;
+pub use ids::ThreadIdentity;
+pub use ids::create_time_of;
+pub use ids::rollout_timestamp_of;
+pub use ids::seeded_clock_start;
+
+// The turn context every section and the request are built from.
+pub use turn_context::Availability;
+pub use turn_context::BaseInstructionsOverrides;
+pub use turn_context::DeferredToolNamespace;
+pub use turn_context::EnvironmentStatus;
+pub use turn_context::Inclusion;
+pub use turn_context::MultiAgentMode;
+pub use turn_context::MultiAgentSettings;
+pub use turn_context::MultiAgentUsageHintSectionInputs;
+pub use turn_context::PreviousTurnSettings;
+pub use turn_context::SessionSource;
+pub use turn_context::SkillEntry;
+pub use turn_context::SkillsListing;
+pub use turn_context::SkillsSettings;
+pub use turn_context::TurnContext;
+pub use turn_context::TurnContextSources;
+pub use turn_context::UsageHintSource;
+
+// Base instructions with their provenance.
+pub use base_instructions::BaseInstructionsSource;
+
+// The World State: sections, snapshots, merge patches and their diff.
+pub use context::world_state::ErasedWorldStateSection;
+pub use context::world_state::FragmentHistory;
+pub use context::world_state::FragmentMatchPurpose;
+pub use context::world_state::FragmentQuery;
+pub use context::world_state::IndexedHistory;
+pub use context::world_state::PERMISSIONS_SECTION_ID;
+pub use context::world_state::PreviousSectionArg;
+pub use context::world_state::WorldState;
+pub use context::world_state::WorldStateSnapshot;
+pub use context::world_state::build_catalog_section;
+pub use context::world_state::catalog_section_ids;
+pub use context::world_state::normalize_snapshot;
+pub use context::world_state::world_state_diff_cli;
+
+// The `environments` section (`<environment_context>`).
+pub use context::world_state::sections::environments::EnvironmentInputs;
+pub use context::world_state::sections::environments::EnvironmentsSection;
+pub use context::world_state::sections::environments::EnvironmentsSectionInputs;
+pub use context::world_state::sections::environments::FileSystemAccess;
+pub use context::world_state::sections::environments::FileSystemEntry;
+pub use context::world_state::sections::environments::FileSystemPolicy;
+pub use context::world_state::sections::environments::FileSystemTarget;
+pub use context::world_state::sections::environments::FilesystemContext;
+pub use context::world_state::sections::environments::PermissionProfileContext;
+
+// Extension-owned sections: contributions registered next to the built-in ones, and the
+// git-attribution extension built on them.
+pub use context::world_state::ExtensionFragmentMatcher;
+pub use context::world_state::ExtensionRenderer;
+pub use context::world_state::PreviousWorldStateSection;
+pub use context::world_state::RenderedWorldStateFragment;
+pub use context::world_state::WorldStateSectionContribution;
+pub use context::world_state::sections::git_attribution::DEFAULT_ATTRIBUTION;
+pub use context::world_state::sections::git_attribution::GIT_ATTRIBUTION_SECTION_ID;
+pub use context::world_state::sections::git_attribution::GitAttributionInputs;
+pub use context::world_state::sections::git_attribution::git_attribution_contribution;
+
+// The ordered registry of built-in sections.
+pub use context::world_state_for_step::build_world_state_for_step;
+pub use context::world_state_for_step::section_built_from;
+
+// The initial context: fragments routed into messages.
+pub use context::initial_context::ContextSource;
+pub use context::initial_context::DEVELOPER_INSTRUCTIONS_KIND;
+pub use context::initial_context::GUARDIAN_POLICY_KIND;
+pub use context::initial_context::build_initial_context_with_world_state;
+
+// A thread's first request and where each of its items came from.
+pub use first_turn::FirstTurn;
+pub use first_turn::FirstTurnOptions;
+pub use first_turn::RequestItemSource;
+pub use first_turn::build_first_turn_request;
+
+// The Responses request: body, builder, Lite prefix, metadata and stamping.
+pub use request::ClientMetadata;
+pub use request::ContentItemKindsPolicy;
+pub use request::INCLUDE_REASONING_ENCRYPTED_CONTENT;
+pub use request::LITE_FUNCTIONS_NAMESPACE;
+pub use request::LiteToolCatalog;
+pub use request::ModelProviderKind;
+pub use request::OUTPUT_SCHEMA_FORMAT_NAME;
+pub use request::OutputSchemaStrictness;
+pub use request::ParallelToolCalls;
+pub use request::ROOT_AGENT_NAME;
+pub use request::Reasoning;
+pub use request::ReasoningContext;
+pub use request::ReasoningSummaryDelivery;
+pub use request::RequestBuildError;
+pub use request::RequestKind;
+pub use request::ResponsesRequest;
+pub use request::ResponsesRequestInputs;
+pub use request::StreamOptions;
+pub use request::TextControls;
+pub use request::TextFormat;
+pub use request::TextFormatType;
+pub use request::ToolChoice;
+pub use request::TurnMetadata;
+pub use request::TurnRequestError;
+pub use request::build_responses_request;
+pub use request::build_turn_request;
+pub use request::lite_catalog_tools;
+pub use request::lite_prefix_items;
+pub use request::prepare_outgoing_items;
+pub use request::stamp_recorded_item;
+pub use request::turn_metadata;
+
+// Built-in tools.
+pub use tools::BuiltinToolsConfig;
+pub use tools::FreeformTool;
+pub use tools::FreeformToolFormat;
+pub use tools::FreeformToolFormatType;
+pub use tools::FunctionTool;
+pub use tools::GrammarSyntax;
+pub use tools::ImageDetailParameter;
+pub use tools::MultiAgentTools;
+pub use tools::ToolSearchTool;
+pub use tools::ToolSpec;
+pub use tools::ToolSpecError;
+pub use tools::WebSearchTool;
+pub use tools::builtin_tools;
+
+// Append-only history, normalisation and rollback.
+pub use context_manager::ABORTED_OUTPUT;
+pub use context_manager::ContextManager;
+pub use context_manager::RollbackOutcome;
+pub use context_manager::WorldStateUpdate;
+pub use context_manager::is_api_item;
+
+// The session: history, steady-state context updates, compaction, rollout lines.
+pub use session::MetaWriter;
+pub use session::NewThreadMeta;
+pub use session::ResumedSession;
+pub use session::RolloutSink;
+pub use session::RolloutSinkError;
+pub use session::Session;
+pub use session::SessionError;
+pub use session::SessionInit;
+pub use session::TurnAbortReason;
+pub use session::TurnContextContributor;
+pub use session::new_thread_meta;
+pub use session::turn_context_item;

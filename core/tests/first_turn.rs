@@ -7,18 +7,18 @@ mod first_turn_support;
 mod request_support;
 
 use codex_config::ConfigOverrides;
-use codex_core::first_turn::FirstTurnOptions;
-use codex_core::first_turn::RequestItemSource;
-use codex_core::turn_context::Availability;
-use codex_core::turn_context::BaseInstructionsOverrides;
-use codex_core::turn_context::DeferredToolNamespace;
-use codex_core::turn_context::Inclusion;
-use codex_core::turn_context::MultiAgentMode;
-use codex_core::turn_context::MultiAgentSettings;
-use codex_core::turn_context::MultiAgentUsageHintSectionInputs;
-use codex_core::turn_context::SessionSource;
-use codex_core::turn_context::TurnContext;
-use codex_core::turn_context::UsageHintSource;
+use codex_core::Availability;
+use codex_core::BaseInstructionsOverrides;
+use codex_core::DeferredToolNamespace;
+use codex_core::FirstTurnOptions;
+use codex_core::Inclusion;
+use codex_core::MultiAgentMode;
+use codex_core::MultiAgentSettings;
+use codex_core::MultiAgentUsageHintSectionInputs;
+use codex_core::RequestItemSource;
+use codex_core::SessionSource;
+use codex_core::TurnContext;
+use codex_core::UsageHintSource;
 use codex_protocol::AskForApproval;
 use codex_protocol::BaseInstructions;
 use codex_protocol::BaseInstructionsProvenance;
@@ -69,7 +69,7 @@ fn with_message(message: &str) -> FirstTurnOptions<'_> {
 }
 
 /// Checks shape and key order, then snapshots the redacted body.
-fn check_and_snapshot(name: &str, turn: &TurnContext, first: &codex_core::first_turn::FirstTurn) {
+fn check_and_snapshot(name: &str, turn: &TurnContext, first: &codex_core::FirstTurn) {
     let body = serde_json::to_value(&first.request).unwrap();
     validate_create_response(&body).unwrap_or_else(|error| panic!("{name}: {error}"));
     let expected: Vec<&str> = STANDARD_KEYS
@@ -118,7 +118,7 @@ fn no_configuration_uses_the_default_lite_model() {
         [
             &RequestItemSource::LiteToolCatalog,
             &RequestItemSource::LiteBaseInstructions(
-                codex_core::base_instructions::BaseInstructionsSource::ModelTemplate
+                codex_core::BaseInstructionsSource::ModelTemplate
             ),
         ]
     );
@@ -431,7 +431,7 @@ fn content_item_kinds_can_be_kept() {
         |turn| turn.developer_instructions = Some("Be terse.".to_string()),
         FirstTurnOptions {
             user_message: Some("hello"),
-            content_item_kinds: codex_core::request::ContentItemKindsPolicy::Keep,
+            content_item_kinds: codex_core::ContentItemKindsPolicy::Keep,
         },
     );
     let body = serde_json::to_value(&first.request).unwrap();

@@ -1,12 +1,12 @@
 //! The id and timestamp generator.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use codex_core::ids::IdGenerator;
-use codex_core::ids::ItemIdPrefix;
-use codex_core::ids::LiteIdNamespace;
-use codex_core::ids::SEEDED_CLOCK_STEP_MICROS;
-use codex_core::ids::create_time_of;
-use codex_core::ids::rollout_timestamp_of;
+use codex_core::IdGenerator;
+use codex_core::ItemIdPrefix;
+use codex_core::LiteIdNamespace;
+use codex_core::SEEDED_CLOCK_STEP_MICROS;
+use codex_core::create_time_of;
+use codex_core::rollout_timestamp_of;
 use jiff::Timestamp;
 use pretty_assertions::assert_eq;
 use uuid::Uuid;

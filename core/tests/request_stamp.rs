@@ -3,7 +3,7 @@
 
 mod request_support;
 
-use codex_core::request::stamp_recorded_item;
+use codex_core::stamp_recorded_item;
 use codex_protocol::ContentItem;
 use codex_protocol::FunctionCallOutputPayload;
 use codex_protocol::ResponseItem;

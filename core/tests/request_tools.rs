@@ -7,11 +7,11 @@ mod upstream_fixtures;
 
 use codex_config::Feature;
 use codex_config::Features;
-use codex_core::tools::BuiltinToolsConfig;
-use codex_core::tools::ImageDetailParameter;
-use codex_core::tools::MultiAgentTools;
-use codex_core::tools::ToolSpec;
-use codex_core::tools::builtin_tools;
+use codex_core::BuiltinToolsConfig;
+use codex_core::ImageDetailParameter;
+use codex_core::MultiAgentTools;
+use codex_core::ToolSpec;
+use codex_core::builtin_tools;
 use codex_models_manager::fallback_model_info;
 use codex_protocol::WebSearchMode;
 use codex_protocol::openai_models::ApplyPatchToolType;

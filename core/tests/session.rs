@@ -6,11 +6,11 @@
 
 mod session_support;
 
-use codex_core::context::world_state::WorldStateSnapshot;
-use codex_core::context_manager::ABORTED_OUTPUT;
-use codex_core::session::turn_context_item;
-use codex_core::turn_context::Inclusion;
-use codex_core::turn_context::TurnContext;
+use codex_core::ABORTED_OUTPUT;
+use codex_core::Inclusion;
+use codex_core::TurnContext;
+use codex_core::WorldStateSnapshot;
+use codex_core::turn_context_item;
 use codex_protocol::AskForApproval;
 use codex_protocol::FunctionCallOutputPayload;
 use codex_protocol::Personality;

@@ -3,11 +3,11 @@
 
 #![allow(clippy::expect_used)]
 
-use codex_core::context::world_state::PreviousSectionArg;
-use codex_core::context::world_state::WorldState;
-use codex_core::context::world_state::build_catalog_section;
-use codex_core::context::world_state::catalog_section_ids;
-use codex_core::context::world_state::world_state_diff_cli;
+use codex_core::PreviousSectionArg;
+use codex_core::WorldState;
+use codex_core::build_catalog_section;
+use codex_core::catalog_section_ids;
+use codex_core::world_state_diff_cli;
 use codex_prompts::TemplateSet;
 use pretty_assertions::assert_eq;
 use serde_json::json;

@@ -9,9 +9,9 @@ mod upstream_fixtures;
 
 use std::path::PathBuf;
 
-use codex_core::context::world_state::WorldState;
-use codex_core::context::world_state::WorldStateSnapshot;
-use codex_core::context::world_state::build_catalog_section;
+use codex_core::WorldState;
+use codex_core::WorldStateSnapshot;
+use codex_core::build_catalog_section;
 use codex_prompts::TemplateSet;
 use pretty_assertions::assert_eq;
 use serde_json::Value;

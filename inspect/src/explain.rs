@@ -6,14 +6,14 @@
 use std::fmt::Write as _;
 
 use codex_context_fragments::fingerprint;
-use codex_core::context::initial_context::ContextSource;
-use codex_core::first_turn::FirstTurn;
-use codex_core::first_turn::RequestItemSource;
-use codex_core::turn_context::TurnContext;
+use codex_core::ContextSource;
+use codex_core::FirstTurn;
+use codex_core::RequestItemSource;
+use codex_core::TurnContext;
 use codex_protocol::ResponseItem;
 use serde::Serialize;
 
-use codex_core::context::world_state_for_step::section_built_from;
+use codex_core::section_built_from;
 /// Role the base instructions are fingerprinted under (Responses Lite sends them as a developer
 /// message).
 const INSTRUCTIONS_ROLE: &str = "developer";

@@ -11,7 +11,7 @@
 //! fragment registry recognises the whole text as that fragment for the message's role, so a
 //! user message that merely starts like one is shown as it was typed.
 
-use codex_core::request::ResponsesRequest;
+use codex_core::ResponsesRequest;
 use codex_fragments::classify;
 use serde_json::Value;
 

@@ -10,11 +10,11 @@ mod session_support;
 use std::path::PathBuf;
 
 use codex_config::Features;
-use codex_core::request::ResponsesRequestInputs;
-use codex_core::request::build_responses_request;
-use codex_core::request::prepare_outgoing_items;
-use codex_core::tools::BuiltinToolsConfig;
-use codex_core::tools::builtin_tools;
+use codex_core::BuiltinToolsConfig;
+use codex_core::ResponsesRequestInputs;
+use codex_core::build_responses_request;
+use codex_core::builtin_tools;
+use codex_core::prepare_outgoing_items;
 use codex_inspect::EntryClass;
 use codex_inspect::InspectOptions;
 use codex_inspect::Inspection;

@@ -8,7 +8,7 @@
 #[path = "../../core/tests/first_turn_support/mod.rs"]
 mod first_turn_support;
 
-use codex_core::first_turn::FirstTurnOptions;
+use codex_core::FirstTurnOptions;
 use codex_fragments::o200k_token_count;
 use codex_inspect::TokenCounter;
 use codex_inspect::request_stats;

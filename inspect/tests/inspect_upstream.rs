@@ -9,7 +9,7 @@ mod upstream_fixtures;
 use std::path::Path;
 use std::path::PathBuf;
 
-use codex_core::request::ModelProviderKind;
+use codex_core::ModelProviderKind;
 use codex_inspect::InspectOptions;
 use codex_inspect::RequestKind;
 use codex_inspect::inspect_rollout;

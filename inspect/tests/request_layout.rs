@@ -7,10 +7,10 @@ mod request_support;
 mod upstream_fixtures;
 
 use codex_config::Features;
-use codex_core::request::ResponsesRequestInputs;
-use codex_core::request::build_responses_request;
-use codex_core::tools::BuiltinToolsConfig;
-use codex_core::tools::builtin_tools;
+use codex_core::BuiltinToolsConfig;
+use codex_core::ResponsesRequestInputs;
+use codex_core::build_responses_request;
+use codex_core::builtin_tools;
 use codex_inspect::LayoutOptions;
 use codex_inspect::LayoutText;
 use codex_inspect::render_layout;

@@ -5,7 +5,7 @@
 #[path = "../../core/tests/session_support/mod.rs"]
 mod session_support;
 
-use codex_core::turn_context::TurnContext;
+use codex_core::TurnContext;
 use codex_inspect::LayoutOptions;
 use codex_inspect::render_layout;
 use codex_protocol::ResponseItem;

@@ -12,16 +12,16 @@ use std::sync::Arc;
 
 use codex_config::Config;
 use codex_config::ConfigEnv;
-use codex_core::context::world_state::WorldStateSnapshot;
-use codex_core::ids::IdGenerator;
-use codex_core::request::ContentItemKindsPolicy;
-use codex_core::request::ResponsesRequest;
-use codex_core::request::build_turn_request;
-use codex_core::session::ResumedSession;
-use codex_core::session::Session;
-use codex_core::session::SessionInit;
-use codex_core::turn_context::PreviousTurnSettings;
-use codex_core::turn_context::TurnContext;
+use codex_core::ContentItemKindsPolicy;
+use codex_core::IdGenerator;
+use codex_core::PreviousTurnSettings;
+use codex_core::ResponsesRequest;
+use codex_core::ResumedSession;
+use codex_core::Session;
+use codex_core::SessionInit;
+use codex_core::TurnContext;
+use codex_core::WorldStateSnapshot;
+use codex_core::build_turn_request;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 use codex_protocol::BaseInstructions;
@@ -48,12 +48,12 @@ use super::thread::first_session_meta;
 use super::thread::last_turn_context;
 use super::thread::report_unread_line_types;
 use super::thread::seed_stream;
-use codex_core::assemble::AgentsMd;
-use codex_core::assemble::Assembler;
-use codex_core::ids::ThreadIdentity;
-use codex_core::session::MetaWriter;
-use codex_core::session::NewThreadMeta;
-use codex_core::session::new_thread_meta;
+use codex_core::AgentsMd;
+use codex_core::Assembler;
+use codex_core::MetaWriter;
+use codex_core::NewThreadMeta;
+use codex_core::ThreadIdentity;
+use codex_core::new_thread_meta;
 use turn_flow::EventState;
 
 /// What every scripted session runs against besides its settings.
@@ -242,9 +242,8 @@ impl<'env> ScriptedSession<'env> {
         let meta = thread_meta(&identity, config, &base_instructions, &ids, parent_id);
         let forked = fork(parent, meta, &ids.rollout_timestamp(), point);
         for loaded in &forked.rollout.lines {
-            codex_core::session::RolloutSink::append(&mut sink, loaded.line.clone()).map_err(
-                |error| ScriptError::Session(codex_core::session::SessionError::Rollout(error)),
-            )?;
+            codex_core::RolloutSink::append(&mut sink, loaded.line.clone())
+                .map_err(|error| ScriptError::Session(codex_core::SessionError::Rollout(error)))?;
         }
         Self::continue_from(
             env,

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 
 use codex_client::ClientError;
 use codex_config::ConfigError;
-use codex_core::assemble::AssemblyError;
-use codex_core::request::TurnRequestError;
-use codex_core::session::SessionError;
-use codex_core::tools::ToolSpecError;
+use codex_core::AssemblyError;
+use codex_core::SessionError;
+use codex_core::ToolSpecError;
+use codex_core::TurnRequestError;
 use codex_rollout::RolloutError;
 
 #[derive(Debug, thiserror::Error)]

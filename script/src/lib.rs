@@ -1,5 +1,5 @@
 //! Scripted sessions: a JSON script of turns (settings changes, user messages, scripted model
-//! replies, compactions, resumes) played through a [`Session`](codex_core::session::Session), with
+//! replies, compactions, resumes) played through a [`Session`](codex_core::Session), with
 //! every request the thread sends, byte for byte.
 //!
 //! - [`Script`] parses the file strictly; CONFIG objects and `--set key=value`

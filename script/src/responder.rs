@@ -1,6 +1,6 @@
 //! Where a turn's model output comes from.
 
-use codex_core::request::ResponsesRequest;
+use codex_core::ResponsesRequest;
 use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
 use codex_protocol::rollout::TokenUsage;

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use codex_core::session::RolloutSink;
-use codex_core::session::RolloutSinkError;
+use codex_core::RolloutSink;
+use codex_core::RolloutSinkError;
 use codex_protocol::RolloutLine;
 use codex_rollout::LineOrdinals;
 use codex_rollout::LoadedRollout;

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use codex_config::Config;
-use codex_core::ids::IdGenerator;
+use codex_core::IdGenerator;
 use codex_protocol::SessionMeta;
 use codex_protocol::TurnContextItem;
 use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
@@ -17,11 +17,11 @@ use codex_rollout::fork;
 
 use super::ScriptError;
 use super::SettingsLayer;
-use codex_core::ids::ThreadIdentity;
-use codex_core::ids::seeded_clock_start;
-use codex_core::session::MetaWriter;
-use codex_core::session::NewThreadMeta;
-use codex_core::session::new_thread_meta;
+use codex_core::MetaWriter;
+use codex_core::NewThreadMeta;
+use codex_core::ThreadIdentity;
+use codex_core::new_thread_meta;
+use codex_core::seeded_clock_start;
 
 /// Line types besides the typed ones that rollouts carry and resuming reads or may skip.
 const KNOWN_UNTYPED_LINE_TYPES: [&str; 2] = [EVENT_MSG_LINE_TYPE, "token_usage_record"];

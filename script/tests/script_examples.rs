@@ -5,7 +5,7 @@
 
 mod script_support;
 
-use codex_core::context::world_state::WorldStateSnapshot;
+use codex_core::WorldStateSnapshot;
 use codex_protocol::RolloutItem;
 use codex_rollout::reconstruct;
 use codex_script::ContextMode;

@@ -7,7 +7,7 @@
 
 mod script_support;
 
-use codex_core::request::ResponsesRequest;
+use codex_core::ResponsesRequest;
 use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
 use codex_protocol::RolloutItem;

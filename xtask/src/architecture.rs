@@ -49,26 +49,7 @@ pub const CRATE_LAYERS: &[CrateLayer] = &[
 
 /// The public modules `codex-core`'s `lib.rs` may declare; everything else it exports is listed
 /// as `pub use`.
-pub const CORE_PUBLIC_MODULES: &[&str] = &[
-    "agents_md",
-    "base_instructions",
-    "client",
-    "compare",
-    "config",
-    "context",
-    "context_manager",
-    "explain",
-    "first_turn",
-    "ids",
-    "inspect",
-    "layout",
-    "request",
-    "rollout",
-    "script",
-    "session",
-    "tools",
-    "turn_context",
-];
+pub const CORE_PUBLIC_MODULES: &[&str] = &[];
 
 /// The most lines of non-test code `codex-core` may hold.
 pub const CORE_LINE_LIMIT: usize = 13_000;

@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use codex_config::ConfigOverrides;
-use codex_core::assemble::AgentsMd;
-use codex_core::assemble::Assembler;
-use codex_core::ids::IdGenerator;
+use codex_core::AgentsMd;
+use codex_core::Assembler;
+use codex_core::IdGenerator;
 use codex_models_manager::MetadataSource;
 use codex_prompts::TemplateSet;
 use tracing::debug;

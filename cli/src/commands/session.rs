@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use codex_config::ConfigEnv;
 use codex_config::check_working_directory;
-use codex_core::request::ResponsesRequest;
+use codex_core::ResponsesRequest;
 use codex_inspect::render_request_stats;
 use codex_inspect::request_stats;
 use codex_prompts::TemplateSet;

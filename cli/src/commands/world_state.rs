@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use codex_core::context::world_state::PreviousSectionArg;
-use codex_core::context::world_state::world_state_diff_cli;
+use codex_core::PreviousSectionArg;
+use codex_core::world_state_diff_cli;
 use codex_prompts::TemplateSet;
 
 /// Inspect world-state sections

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use codex_core::context::world_state::catalog_section_ids;
+use codex_core::catalog_section_ids;
 use codex_fragments::fragment_roles;
 use codex_prompts::TemplateId;
 use pretty_assertions::assert_eq;

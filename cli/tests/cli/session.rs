@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::path::PathBuf;
 
-use codex_core::request::ResponsesRequest;
+use codex_core::ResponsesRequest;
 use codex_inspect::render_request_stats;
 use codex_inspect::request_stats;
 use pretty_assertions::assert_eq;

@@ -12,7 +12,6 @@ use codex_prompts::TemplateSet;
 
 use crate::context::world_state::CatalogEntry;
 use crate::context::world_state::CatalogSection;
-use crate::context::world_state::HOST_SKILLS_SECTION_ID;
 use crate::context::world_state::WorldState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::sections::agents_md::AgentsMdSection;
@@ -31,7 +30,6 @@ use crate::context::world_state::sections::permissions::PermissionsSection;
 use crate::context::world_state::sections::personality::PersonalitySection;
 use crate::context::world_state::sections::plugins_instructions::PluginsInstructionsSection;
 use crate::context::world_state::sections::realtime::RealtimeSection;
-use crate::context::world_state::sections::skills::SKILLS_SECTION_ID;
 use crate::context::world_state::sections::skills::SkillsCatalogSource;
 use crate::context::world_state::sections::skills::skills_catalog_body;
 use crate::context::world_state::sections::skills::skills_section_contribution;
@@ -64,11 +62,8 @@ pub enum SectionRow {
         add: AddToStep,
         built_from: fn(&TurnContext) -> Vec<String>,
     },
-    /// Extension contributions registered among the built-in sections (their IDs).
-    Extension {
-        ids: &'static [&'static str],
-        add: AddToStep,
-    },
+    /// Extension contributions registered among the built-in sections.
+    Extension { add: AddToStep },
 }
 
 impl SectionRow {
@@ -78,14 +73,6 @@ impl SectionRow {
             catalog: CatalogEntry::of::<S>(),
             add: add_to_step::<S>,
             built_from: S::built_from,
-        }
-    }
-
-    /// The section IDs the row contributes.
-    pub fn ids(&self) -> Vec<&'static str> {
-        match self {
-            SectionRow::Section { catalog, .. } => vec![catalog.id()],
-            SectionRow::Extension { ids, .. } => ids.to_vec(),
         }
     }
 }
@@ -117,10 +104,8 @@ pub static SECTIONS: &[SectionRow] = &[
     SectionRow::of::<AppsInstructionsSection>(),
     SectionRow::of::<PluginsInstructionsSection>(),
     SectionRow::of::<ToolsSection>(),
-    SectionRow::Extension {
-        ids: &[SKILLS_SECTION_ID, HOST_SKILLS_SECTION_ID],
-        add: add_skills,
-    },
+    // `skills` and `host_skills`.
+    SectionRow::Extension { add: add_skills },
     SectionRow::of::<MultiAgentUsageHintSection>(),
     SectionRow::of::<MultiAgentModeSection>(),
     SectionRow::of::<ManagedDeveloperInstructionsSection>(),

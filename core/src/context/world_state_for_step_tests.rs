@@ -3,8 +3,10 @@ use codex_protocol::ModelInfo;
 use pretty_assertions::assert_eq;
 
 use super::*;
+use crate::context::world_state::HOST_SKILLS_SECTION_ID;
 use crate::context::world_state::PERMISSIONS_SECTION_ID;
 use crate::context::world_state::catalog_section_ids;
+use crate::context::world_state::sections::skills::SKILLS_SECTION_ID;
 use crate::turn_context::MultiAgentUsageHintSectionInputs;
 use crate::turn_context::SkillsListing;
 use crate::turn_context::SkillsSettings;
@@ -45,8 +47,15 @@ fn everything_on() -> TurnContext {
     turn
 }
 
+/// Every section ID the registry's rows contribute, in row order.
 fn row_ids() -> Vec<&'static str> {
-    SECTIONS.iter().flat_map(SectionRow::ids).collect()
+    SECTIONS
+        .iter()
+        .flat_map(|row| match row {
+            SectionRow::Section { catalog, .. } => vec![catalog.id()],
+            SectionRow::Extension { .. } => vec![SKILLS_SECTION_ID, HOST_SKILLS_SECTION_ID],
+        })
+        .collect()
 }
 
 /// The built-in sections' IDs, in registry order.

@@ -6,12 +6,12 @@ pub mod validator;
 
 use std::path::PathBuf;
 
-use codex_core::ids::IdGenerator;
-use codex_core::request::ClientMetadata;
-use codex_core::request::ROOT_AGENT_NAME;
-use codex_core::request::RequestKind;
-use codex_core::request::TurnMetadata;
-use codex_core::request::stamp_recorded_item;
+use codex_core::ClientMetadata;
+use codex_core::IdGenerator;
+use codex_core::ROOT_AGENT_NAME;
+use codex_core::RequestKind;
+use codex_core::TurnMetadata;
+use codex_core::stamp_recorded_item;
 use codex_protocol::ContentItem;
 use codex_protocol::ReasoningSummary;
 use codex_protocol::ResponseItem;

@@ -5,13 +5,13 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use codex_core::context::world_state::WorldStateSnapshot;
-use codex_core::ids::IdGenerator;
-use codex_core::session::ResumedSession;
-use codex_core::session::Session;
-use codex_core::session::SessionInit;
-use codex_core::turn_context::PreviousTurnSettings;
-use codex_core::turn_context::TurnContext;
+use codex_core::IdGenerator;
+use codex_core::PreviousTurnSettings;
+use codex_core::ResumedSession;
+use codex_core::Session;
+use codex_core::SessionInit;
+use codex_core::TurnContext;
+use codex_core::WorldStateSnapshot;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 use codex_protocol::BaseInstructions;

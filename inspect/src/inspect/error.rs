@@ -1,8 +1,8 @@
 //! Errors of `inspect`. A damaged rollout line is not one: it is reported in the inspection's
 //! warnings and the rest of the file is still inspected.
 
-use codex_core::request::RequestBuildError;
-use codex_core::tools::ToolSpecError;
+use codex_core::RequestBuildError;
+use codex_core::ToolSpecError;
 use codex_rollout::RolloutError;
 
 #[derive(Debug, thiserror::Error)]

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use codex_core::tools::ToolSpec;
+use codex_core::ToolSpec;
 use codex_protocol::ContentItem;
 use codex_protocol::ContentItemKind;
 use codex_protocol::ResponseItem;

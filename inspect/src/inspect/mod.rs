@@ -35,7 +35,7 @@ mod walk;
 
 use std::path::Path;
 
-use codex_core::request::ModelProviderKind;
+use codex_core::ModelProviderKind;
 use codex_models_manager::ModelCatalog;
 use codex_protocol::BaseInstructions;
 use codex_protocol::BaseInstructionsProvenance;

@@ -1,6 +1,6 @@
 //! Whole request bodies rebuilt from a rollout, one per request it records.
 
-use codex_core::request::ResponsesRequest;
+use codex_core::ResponsesRequest;
 use serde::Serialize;
 
 use super::InspectError;

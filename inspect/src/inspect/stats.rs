@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use codex_context_fragments::DEVELOPER_ROLE;
-use codex_core::request::ResponsesRequest;
+use codex_core::ResponsesRequest;
 use codex_fragments::base_instructions::BASE_INSTRUCTIONS;
 use codex_protocol::models::ContentItemKind;
 use codex_protocol::models::ResponseItem;

@@ -1,7 +1,7 @@
 //! Small pieces shared by the inspection and the request statistics: one-line item
 //! descriptions, percentages, and prefix breaks that happen before the input.
 
-use codex_core::request::ResponsesRequest;
+use codex_core::ResponsesRequest;
 use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
 

@@ -20,8 +20,8 @@ use std::collections::HashMap;
 use std::collections::HashSet;
 
 use codex_context_fragments::FragmentSpec;
-use codex_core::context_manager::ContextManager;
-use codex_core::context_manager::is_api_item;
+use codex_core::ContextManager;
+use codex_core::is_api_item;
 use codex_fragments::turn_aborted;
 use codex_fragments::user_shell_command::USER_SHELL_COMMAND;
 use codex_protocol::ResponseItem;

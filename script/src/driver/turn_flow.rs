@@ -18,10 +18,10 @@ use std::collections::BTreeSet;
 
 use codex_config::Config;
 use codex_context_fragments::ContextualUserFragment;
-use codex_core::context::world_state::WorldStateSnapshot;
-use codex_core::session::TurnAbortReason;
-use codex_core::turn_context::PreviousTurnSettings;
-use codex_core::turn_context::TurnContext;
+use codex_core::PreviousTurnSettings;
+use codex_core::TurnAbortReason;
+use codex_core::TurnContext;
+use codex_core::WorldStateSnapshot;
 use codex_fragments::additional_context_developer::AdditionalContextDeveloper;
 use codex_fragments::additional_context_user::ADDITIONAL_CONTENT_KIND_PREFIX;
 use codex_fragments::additional_context_user::AdditionalContextKey;

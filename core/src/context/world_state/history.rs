@@ -74,10 +74,6 @@ struct IndexEntry {
 }
 
 impl HistoryFragmentIndex {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// Forgets every cached answer.
     pub fn invalidate(&mut self) {
         self.entries.clear();

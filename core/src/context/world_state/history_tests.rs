@@ -21,7 +21,7 @@ fn is_marked(role: &str, text: &str) -> bool {
 
 #[test]
 fn indexed_history_rescans_when_history_shrinks() {
-    let mut index = HistoryFragmentIndex::new();
+    let mut index = HistoryFragmentIndex::default();
     let matcher = is_marked;
     let query = FragmentQuery {
         section_id: "test",
@@ -40,7 +40,7 @@ fn indexed_history_rescans_when_history_shrinks() {
 
 #[test]
 fn indexed_history_rescans_when_the_matcher_key_changes() {
-    let mut index = HistoryFragmentIndex::new();
+    let mut index = HistoryFragmentIndex::default();
     let history = vec![developer_message("exact text")];
     let never = |_: &str, _: &str| false;
     let exact = |_: &str, text: &str| text == "exact text";
@@ -64,7 +64,7 @@ fn indexed_answers_equal_full_scans_while_history_grows() {
         "more",
         "<test_section>two</test_section>",
     ];
-    let mut index = HistoryFragmentIndex::new();
+    let mut index = HistoryFragmentIndex::default();
     let mut history = Vec::new();
     for text in texts {
         history.push(developer_message(text));

@@ -45,8 +45,9 @@ pub use section::PreviousSectionState;
 pub use section::WorldStateSection;
 pub use snapshot::WorldStateSnapshot;
 pub use transition::PreviousSectionArg;
+#[cfg(test)]
 pub use transition::describe_rendered;
-pub use transition::render_transition;
+#[cfg(test)]
 pub use transition::render_transition_cases;
 pub use transition::world_state_diff_cli;
 

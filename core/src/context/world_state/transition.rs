@@ -3,9 +3,11 @@ use codex_prompts::TemplateSet;
 use serde_json::Value;
 
 use super::catalog::catalog_entry;
+#[cfg(test)]
 use super::erased::ErasedWorldStateSection;
 use super::error::WorldStateError;
 use super::section::PreviousSectionState;
+#[cfg(test)]
 use super::section::WorldStateSection;
 
 /// The previous state given to `world-state diff`: `absent`, `unknown`, or JSON: the inputs of
@@ -34,8 +36,9 @@ impl PreviousSectionArg {
 /// Renders `current` against a previous section value the way the registry would after
 /// persisting it: a Known previous section is reduced to its persisted snapshot (and left
 /// Absent when it persists nothing), then restored through the current section's typed
-/// snapshot.
-pub fn render_transition(
+/// snapshot. The transition tables of the section tests are built from it.
+#[cfg(test)]
+fn render_transition(
     previous: PreviousSectionState<'_, dyn ErasedWorldStateSection>,
     current: &dyn ErasedWorldStateSection,
 ) -> Option<SectionFragment> {
@@ -64,6 +67,7 @@ pub fn describe_rendered(fragment: Option<&SectionFragment>) -> String {
 /// `<previous> -> <current>` then ` (role - ROLE)` and the rendering on the next line, or
 /// `None` on the next line. States print as `Absent`, `Unknown`, the compact snapshot JSON, or
 /// `Omitted` for a value that persists nothing.
+#[cfg(test)]
 pub fn render_transition_cases<S: WorldStateSection + 'static>(
     cases: &[(PreviousSectionState<'_, S>, &S)],
 ) -> String {
@@ -95,6 +99,7 @@ pub fn render_transition_cases<S: WorldStateSection + 'static>(
         .join("\n\n")
 }
 
+#[cfg(test)]
 fn describe_state(state: PreviousSectionState<'_, dyn ErasedWorldStateSection>) -> String {
     match state {
         PreviousSectionState::Absent => "Absent".to_string(),

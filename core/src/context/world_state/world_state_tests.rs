@@ -450,7 +450,7 @@ fn indexed_history_answers_like_a_full_scan_as_history_grows() {
         .add_section(TestSection::new("current"))
         .expect("unique");
     let snapshot = world_state.snapshot();
-    let mut index = HistoryFragmentIndex::new();
+    let mut index = HistoryFragmentIndex::default();
     let mut history = vec![developer_message(&["unrelated"])];
 
     let first = world_state.render_history_diff(Some(&snapshot), index.over(&history));

@@ -61,7 +61,7 @@ fn replacement_text(templates: &TemplateSet, instructions: &str) -> String {
 
 /// Rejects a policy whose replacement rendering (notice and markers included) would exceed
 /// [`MANAGED_DEVELOPER_INSTRUCTIONS_TOKEN_LIMIT`] estimated tokens, so that the section never
-/// has to truncate it. Configuration loading calls this.
+/// has to truncate it. Every step checks it before building the section.
 pub fn check_managed_developer_instructions_limit(
     instructions: &str,
     templates: &TemplateSet,
@@ -163,6 +163,9 @@ impl StepSection for ManagedDeveloperInstructionsSection {
     ) -> Result<Option<Self>, WorldStateError> {
         if turn.session_source.is_guardian_reviewer() {
             return Ok(None);
+        }
+        if let Some(instructions) = &turn.managed_developer_instructions {
+            check_managed_developer_instructions_limit(instructions, templates)?;
         }
         Ok(Some(ManagedDeveloperInstructionsSection::new(
             ManagedDeveloperInstructionsSectionInputs {
