@@ -1,12 +1,13 @@
 //! Which base instructions a session sends, and where they came from.
 //!
-//! The text is the first of (session_assembly §1.1):
+//! The text is the first of (as `get_base_instructions` in `codex-rs/core/src/session/mod.rs`
+//! chooses it):
 //! 1. an explicit override (`base_instructions`, `model_instructions_file` or `--instructions`);
 //! 2. the base instructions recorded in the `session_meta` of the session being resumed or
 //!    forked;
 //! 3. the current model's instructions template rendered for the chosen personality.
 //!
-//! The provenance kept with the text (§1.2) decides what later model switches do: `custom` text
+//! The provenance kept with the text decides what later model switches do: `custom` text
 //! survives them unchanged, `model{slug}` text names the model it was generated for, so a
 //! different current model can be told about the switch.
 
@@ -84,7 +85,7 @@ impl ResolvedBaseInstructions {
     }
 
     /// The model a `model{slug}` provenance names when the text is not the current model's own
-    /// instructions: the conversation then moved here from that model (session_assembly §1.4).
+    /// instructions: the conversation then moved here from that model.
     pub fn generated_for_other_model(&self) -> Option<&str> {
         match &self.instructions.provenance {
             Some(BaseInstructionsProvenance::Model { model })

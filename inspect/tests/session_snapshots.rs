@@ -1,4 +1,4 @@
-//! The worked example of session_assembly §3.3 as snapshots: a three-turn session (first turn
+//! A three-turn session as snapshots (first turn
 //! in `/repo`, a cwd change, an unchanged turn) — its rollout lines and its three requests.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

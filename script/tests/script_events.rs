@@ -72,7 +72,8 @@ fn outline(lines: &[RolloutLine]) -> Vec<String> {
         .collect()
 }
 
-/// fragments.md §2.1 and session_assembly §3.1: additional context before the user's message,
+/// Where upstream records each event (`codex-rs/core/src/session/turn.rs`): additional context
+/// before the user's message,
 /// hook context right after it; pending input, then the reminder, before each request; a
 /// user shell command as a task of its own; the network notice while the tools run, before
 /// their outputs; each response's `token_count` after its items and tool outputs; the approved

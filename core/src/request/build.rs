@@ -155,8 +155,9 @@ pub enum RequestBuildError {
     ToolCatalog(#[source] serde_json::Error),
 }
 
-/// Builds the request body (session_assembly §4.2, and §4.3 for models with
-/// `use_responses_lite`).
+/// Builds the request body as upstream's `build_responses_request`
+/// (`codex-rs/core/src/client.rs`) does, splicing tools and instructions into `input` for
+/// models with `use_responses_lite`.
 pub fn build_responses_request(
     mut inputs: ResponsesRequestInputs<'_>,
 ) -> Result<ResponsesRequest, RequestBuildError> {

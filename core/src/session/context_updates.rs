@@ -1,5 +1,6 @@
 //! `record_context_updates_and_set_reference_context_item`: what a turn tells the model about
-//! its situation before the user's message (session_assembly §3.2).
+//! its situation before the user's message (upstream: the function of the same name in
+//! `codex-rs/core/src/session/mod.rs`).
 
 use codex_protocol::InternalChatMessageMetadataPassthrough;
 use codex_protocol::ResponseItem;

@@ -1,5 +1,6 @@
 //! A small structural validator for `POST /responses` bodies: the `CreateResponse` fields our
-//! bodies may use and the input item / tool shapes we emit (ecosystem.md §3). JSON Schema
+//! bodies may use and the input item / tool shapes we emit (OpenAI's published Responses API
+//! spec). JSON Schema
 //! validation of the published spec accepts unknown keys, so this checks an exact allow-list.
 
 use serde_json::Value;

@@ -1,4 +1,4 @@
-//! Bounded size (issue 8 §3): every fragment type, rendered from oversized inputs and with
+//! Bounded size: every fragment type, rendered from oversized inputs and with
 //! oversized templates, stays within its cap, and no injected item exceeds 10 000 o200k tokens.
 //! Tokens are counted here with the o200k vocabulary directly, not with the code under test.
 

@@ -83,7 +83,8 @@ fn world_state_rows_point_at_the_section_specs() {
     );
 }
 
-/// fragments.md §3.1: upstream's contextual user matchers, in order.
+/// Upstream's contextual user matchers (`codex-rs/core/src/context/contextual_user_message.rs`),
+/// in order.
 #[test]
 fn contextual_user_list_matches_upstream_order() {
     let names: Vec<&str> = contextual_user_fragment_types()
@@ -109,7 +110,7 @@ fn contextual_user_list_matches_upstream_order() {
     );
 }
 
-/// fragments.md §3.1: upstream's `CONTEXTUAL_DEVELOPER_PREFIXES`, in order.
+/// Upstream's `CONTEXTUAL_DEVELOPER_PREFIXES` (`codex-rs/core/src/event_mapping.rs`), in order.
 #[test]
 fn contextual_developer_prefixes_match_upstream() {
     assert_eq!(

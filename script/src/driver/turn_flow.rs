@@ -1,5 +1,6 @@
 //! One scripted turn, sampling step by sampling step, with its [`TurnEvents`] recorded where
-//! upstream Codex records them (session_assembly §3.1, fragments.md §2.1):
+//! upstream Codex records them (`run_turn` in `codex-rs/core/src/session/turn.rs`, and
+//! `record_context_updates_and_set_reference_context_item` in `codex-rs/core/src/session/mod.rs`):
 //!
 //! 1. a `shell` command runs first as a task of its own (no context updates);
 //! 2. the turn starts, its context updates are recorded, then changed `additional_context`

@@ -76,7 +76,7 @@ fn section(id: &'static str, spec: FragmentSpec, body: &'static str) -> Box<Fixe
     Box::new(FixedSection { id, spec, body })
 }
 
-/// Every routing case of session_assembly §2 step 6, registered in an order that differs from
+/// Every routing case of the initial context, registered in an order that differs from
 /// the emitted order.
 fn routing_world_state() -> WorldState {
     let mut world_state = WorldState::new();

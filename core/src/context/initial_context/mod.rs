@@ -1,5 +1,6 @@
 //! Full-context assembly for a turn with no baseline (first turn, after a clear, new context
-//! window): `build_initial_context_with_world_state` (session_assembly §2).
+//! window): `build_initial_context_with_world_state`, routed as upstream's function of that
+//! name in `codex-rs/core/src/session/mod.rs` routes it.
 //!
 //! Fragments are routed into buckets and each bucket becomes one message with one annotated
 //! `input_text` per fragment:
@@ -134,7 +135,7 @@ pub fn build_initial_context_with_world_state(
             fragment,
             source: ContextSource::Section(section.section_id().to_string()),
         };
-        // Routing of session_assembly §2 step 6.
+        // Route by role and markers into the buckets listed above.
         let fragment = routed.fragment.as_ref();
         if fragment.role() != DEVELOPER_ROLE {
             buckets.contextual_user.push(routed);
