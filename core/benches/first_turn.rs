@@ -114,7 +114,9 @@ fn first_turn(c: &mut Criterion) {
     };
     let start = "2026-11-30T07:02:00Z".parse().expect("timestamp");
     let ids = IdGenerator::seeded(7, start);
-    let tools = turn.builtin_tools().expect("tools");
+    let tools = turn
+        .builtin_tools(&codex_prompts::TemplateSet::embedded())
+        .expect("tools");
     let request = build_first_turn_request(&turn, tools.clone(), &templates, &ids, options)
         .expect("request")
         .request;
@@ -136,7 +138,10 @@ fn first_turn(c: &mut Criterion) {
         )
     });
     group.bench_function("tools", |b| {
-        b.iter_with_large_drop(|| turn.builtin_tools().expect("tools"))
+        b.iter_with_large_drop(|| {
+            turn.builtin_tools(&codex_prompts::TemplateSet::embedded())
+                .expect("tools")
+        })
     });
     // The stages of `assembly`, for finding where its time goes.
     group.bench_function("stage_world_state", |b| {

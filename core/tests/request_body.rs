@@ -43,11 +43,10 @@ use serde_json::Value;
 use serde_json::json;
 
 fn tools_for(model: &ModelInfo) -> Vec<ToolSpec> {
-    builtin_tools(&BuiltinToolsConfig::for_model(
-        model,
-        WebSearchMode::Cached,
-        &Features::default(),
-    ))
+    builtin_tools(
+        &BuiltinToolsConfig::for_model(model, WebSearchMode::Cached, &Features::default()),
+        &codex_prompts::TemplateSet::embedded(),
+    )
     .expect("tools")
 }
 

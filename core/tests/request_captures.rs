@@ -47,11 +47,10 @@ fn our_bodies_have_upstreams_top_level_fields_in_order() {
         let tools = if theirs["tools"].as_array().is_some_and(Vec::is_empty) {
             Vec::new()
         } else {
-            builtin_tools(&BuiltinToolsConfig::for_model(
-                &model,
-                WebSearchMode::Cached,
-                &Features::default(),
-            ))
+            builtin_tools(
+                &BuiltinToolsConfig::for_model(&model, WebSearchMode::Cached, &Features::default()),
+                &codex_prompts::TemplateSet::embedded(),
+            )
             .expect("tools")
         };
         let mut inputs =

@@ -50,7 +50,8 @@ fn standard_config() -> BuiltinToolsConfig {
 
 #[test]
 fn standard_model_gets_upstreams_tool_order() {
-    let tools = builtin_tools(&standard_config()).expect("tools");
+    let tools =
+        builtin_tools(&standard_config(), &codex_prompts::TemplateSet::embedded()).expect("tools");
     assert_eq!(
         names(&tools),
         [
@@ -81,7 +82,7 @@ fn catalog_flags_choose_the_tools() {
         image_detail: ImageDetailParameter::Omitted,
         multi_agent: MultiAgentTools::Inline,
     };
-    let tools = builtin_tools(&config).expect("tools");
+    let tools = builtin_tools(&config, &codex_prompts::TemplateSet::embedded()).expect("tools");
     assert_eq!(
         names(&tools),
         [
@@ -117,7 +118,7 @@ fn catalog_flags_choose_the_tools() {
         ..config
     };
     assert_eq!(
-        names(&builtin_tools(&config).expect("tools")),
+        names(&builtin_tools(&config, &codex_prompts::TemplateSet::embedded()).expect("tools")),
         ["update_plan", "request_user_input", "apply_patch"]
     );
 }
@@ -135,7 +136,8 @@ fn every_shell_type_but_disabled_is_unified_exec() {
             ..standard_config()
         };
         assert_eq!(
-            names(&builtin_tools(&config).expect("tools"))[..2],
+            names(&builtin_tools(&config, &codex_prompts::TemplateSet::embedded()).expect("tools"))
+                [..2],
             ["exec_command", "write_stdin"],
             "{shell_type:?}"
         );
@@ -145,11 +147,10 @@ fn every_shell_type_but_disabled_is_unified_exec() {
 #[test]
 fn fallback_model_gets_unified_exec_and_the_inline_multi_agent_namespace() {
     let model = fallback_model_info("o3");
-    let tools = builtin_tools(&BuiltinToolsConfig::for_model(
-        &model,
-        WebSearchMode::Cached,
-        &Features::default(),
-    ))
+    let tools = builtin_tools(
+        &BuiltinToolsConfig::for_model(&model, WebSearchMode::Cached, &Features::default()),
+        &codex_prompts::TemplateSet::embedded(),
+    )
     .expect("tools");
     assert_eq!(
         names(&tools),
@@ -225,11 +226,10 @@ fn features_and_catalog_flags_place_the_multi_agent_tools() {
             MultiAgentTools::Omitted,
         ]
     );
-    let tools = builtin_tools(&BuiltinToolsConfig::for_model(
-        &searchable,
-        WebSearchMode::Disabled,
-        &off,
-    ))
+    let tools = builtin_tools(
+        &BuiltinToolsConfig::for_model(&searchable, WebSearchMode::Disabled, &off),
+        &codex_prompts::TemplateSet::embedded(),
+    )
     .expect("tools");
     assert_eq!(
         names(&tools),
@@ -246,7 +246,8 @@ fn features_and_catalog_flags_place_the_multi_agent_tools() {
 
 #[test]
 fn freeform_apply_patch_carries_the_patch_grammar() {
-    let tools = builtin_tools(&standard_config()).expect("tools");
+    let tools =
+        builtin_tools(&standard_config(), &codex_prompts::TemplateSet::embedded()).expect("tools");
     let Some(ToolSpec::Custom(apply_patch)) =
         tools.iter().find(|t| t.name() == Some("apply_patch"))
     else {
@@ -315,7 +316,9 @@ fn tool_shapes_match_upstream_captures() {
     };
     let ours: Vec<Value> = [standard_config(), inline]
         .iter()
-        .flat_map(|config| builtin_tools(config).expect("tools"))
+        .flat_map(|config| {
+            builtin_tools(config, &codex_prompts::TemplateSet::embedded()).expect("tools")
+        })
         .map(|tool| serde_json::to_value(tool).unwrap())
         .collect();
     let key = |tool: &Value| tool.get("name").or_else(|| tool.get("type")).cloned();

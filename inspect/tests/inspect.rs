@@ -254,11 +254,10 @@ fn project_session_requests_are_rebuilt_exactly() {
         _ => panic!("session_meta first"),
     };
     // What a session on this model sends with the built-in tools.
-    let tools = builtin_tools(&BuiltinToolsConfig::for_model(
-        &model,
-        WebSearchMode::Cached,
-        &Features::default(),
-    ))
+    let tools = builtin_tools(
+        &BuiltinToolsConfig::for_model(&model, WebSearchMode::Cached, &Features::default()),
+        &codex_prompts::TemplateSet::embedded(),
+    )
     .unwrap();
     let expected: Vec<Vec<ResponseItem>> = inputs
         .iter()

@@ -28,11 +28,10 @@ use serde_json::json;
 fn lite_request_layout(options: &LayoutOptions) -> String {
     let model = lite_model();
     let input = first_turn_input(&seeded(2), "turn");
-    let tools = builtin_tools(&BuiltinToolsConfig::for_model(
-        &model,
-        WebSearchMode::Cached,
-        &Features::default(),
-    ))
+    let tools = builtin_tools(
+        &BuiltinToolsConfig::for_model(&model, WebSearchMode::Cached, &Features::default()),
+        &codex_prompts::TemplateSet::embedded(),
+    )
     .unwrap();
     let request = build_responses_request(ResponsesRequestInputs::new(
         &model,

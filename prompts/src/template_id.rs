@@ -124,6 +124,26 @@ template_catalogue! {
     GuidanceApps => "guidance/apps.md" [],
     /// `<plugins_instructions>` guidance on plugins.
     GuidancePlugins => "guidance/plugins.md" [],
+    /// The `exec_command` tool: name, description and JSON parameters.
+    ToolExecCommand => "tools/exec_command.json" [],
+    /// The `write_stdin` tool.
+    ToolWriteStdin => "tools/write_stdin.json" [],
+    /// The `update_plan` tool.
+    ToolUpdatePlan => "tools/update_plan.json" [],
+    /// The `request_user_input` tool.
+    ToolRequestUserInput => "tools/request_user_input.json" [],
+    /// The freeform (grammar) `apply_patch` tool.
+    ToolApplyPatchFreeform => "tools/apply_patch_freeform.json" [],
+    /// The grammar of the freeform `apply_patch` tool, sent byte for byte as its definition.
+    ToolApplyPatchGrammar => "tools/apply_patch.lark" [],
+    /// The function `apply_patch` tool.
+    ToolApplyPatchFunction => "tools/apply_patch_function.json" [],
+    /// The `view_image` tool.
+    ToolViewImage => "tools/view_image.json" [],
+    /// The `tool_search` tool that holds deferred tools back.
+    ToolSearch => "tools/tool_search.json" [],
+    /// The `multi_agent_v1` namespace.
+    ToolMultiAgentV1 => "tools/multi_agent_v1.json" [],
     /// `<tools>` heading of the full list of deferred tool namespaces.
     DeferredToolNamespaces => "tools/deferred_namespaces.md" [],
     /// `<tools>` heading of namespaces added (or redescribed) since the last update.

@@ -453,7 +453,7 @@ impl<'env> ScriptedSession<'env> {
         Ok(build_turn_request(
             turn,
             self.session.build_prompt_input(),
-            turn.builtin_tools()?,
+            turn.builtin_tools(&self.env.templates)?,
             &self.ids,
             ContentItemKindsPolicy::Strip,
         )?)

@@ -212,7 +212,7 @@ fn a_deleted_tool_template_fails_naming_the_embedding_file() {
     };
     assert_eq!(
         (&site.file, path),
-        (&PathBuf::from("core/src/tools/builtin.rs"), &tool)
+        (&PathBuf::from("prompts/src/template_id.rs"), &tool)
     );
     assert!(new[0].to_string().ends_with(
         ": include_str! names prompts/templates/tools/view_image.json, which does not exist"

@@ -156,7 +156,7 @@ pub fn assemble(args: &TurnArgs) -> anyhow::Result<AssembledTurn> {
         ids,
         ..
     } = prepare_turn(args)?;
-    let tools = turn.builtin_tools()?;
+    let tools = turn.builtin_tools(&templates)?;
     let first = build_first_turn_request(
         &turn,
         tools,

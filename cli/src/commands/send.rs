@@ -112,6 +112,7 @@ fn run_turn<S: RolloutSink>(
         templates,
         ids,
     } = prepared;
+    let tools = turn.builtin_tools(&templates)?;
     let mut session = Session::new(
         SessionInit {
             thread_id: turn.thread_id.clone(),
@@ -138,7 +139,7 @@ fn run_turn<S: RolloutSink>(
     let request = build_turn_request(
         &turn,
         session.build_prompt_input(),
-        turn.builtin_tools()?,
+        tools,
         &ids,
         ContentItemKindsPolicy::Strip,
     )?;

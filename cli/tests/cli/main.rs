@@ -30,6 +30,7 @@ mod session;
 mod session_errors;
 mod streaming;
 mod support;
+mod template_overlay;
 mod template_variables;
 #[path = "../../../protocol/tests/upstream_fixtures/mod.rs"]
 mod upstream_fixtures;

@@ -2,6 +2,8 @@
 
 use codex_config::Feature;
 use codex_config::Features;
+use codex_prompts::TemplateId;
+use codex_prompts::TemplateSet;
 use codex_protocol::WebSearchMode;
 use codex_protocol::openai_models::ApplyPatchToolType;
 use codex_protocol::openai_models::ConfigShellToolType;
@@ -16,34 +18,6 @@ use super::spec::FunctionTool;
 use super::spec::ToolSpec;
 use super::spec::ToolSpecError;
 use super::spec::WebSearchTool;
-
-/// One template file under `prompts/templates/tools/`: its path (for error messages) and text.
-struct ToolTemplate {
-    path: &'static str,
-    text: &'static str,
-}
-
-macro_rules! tool_template {
-    ($file:literal) => {
-        ToolTemplate {
-            path: concat!("tools/", $file),
-            text: include_str!(concat!("../../../prompts/templates/tools/", $file)),
-        }
-    };
-}
-
-const EXEC_COMMAND: ToolTemplate = tool_template!("exec_command.json");
-const WRITE_STDIN: ToolTemplate = tool_template!("write_stdin.json");
-const UPDATE_PLAN: ToolTemplate = tool_template!("update_plan.json");
-const REQUEST_USER_INPUT: ToolTemplate = tool_template!("request_user_input.json");
-const APPLY_PATCH_FREEFORM: ToolTemplate = tool_template!("apply_patch_freeform.json");
-const APPLY_PATCH_FUNCTION: ToolTemplate = tool_template!("apply_patch_function.json");
-const VIEW_IMAGE: ToolTemplate = tool_template!("view_image.json");
-const TOOL_SEARCH: ToolTemplate = tool_template!("tool_search.json");
-const MULTI_AGENT_V1: ToolTemplate = tool_template!("multi_agent_v1.json");
-/// The patch grammar sent as the freeform `apply_patch` tool's `format.definition`, byte for byte
-/// (its final line break included).
-const APPLY_PATCH_GRAMMAR: &str = include_str!("../../../prompts/templates/tools/apply_patch.lark");
 
 /// Whether `view_image` offers the `detail` parameter (`high` / `original`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -127,7 +101,12 @@ impl BuiltinToolsConfig {
 
 /// The built-in tools in upstream's order: shell tools, `update_plan`, `request_user_input`,
 /// `apply_patch`, `view_image`, `tool_search` or the `multi_agent_v1` namespace, `web_search`.
-pub fn builtin_tools(config: &BuiltinToolsConfig) -> Result<Vec<ToolSpec>, ToolSpecError> {
+/// Each tool's name, description and parameters come from its template in `templates`, so a
+/// `--prompts-dir` overlay reaches the tools too.
+pub fn builtin_tools(
+    config: &BuiltinToolsConfig,
+    templates: &TemplateSet,
+) -> Result<Vec<ToolSpec>, ToolSpecError> {
     let mut tools = Vec::new();
     match config.shell_type {
         // Upstream's shell tool type keeps `default`, `local` and `shell_command` only as
@@ -136,41 +115,58 @@ pub fn builtin_tools(config: &BuiltinToolsConfig) -> Result<Vec<ToolSpec>, ToolS
         | ConfigShellToolType::Default
         | ConfigShellToolType::Local
         | ConfigShellToolType::ShellCommand => {
-            tools.push(ToolSpec::Function(function_tool(&EXEC_COMMAND)?));
-            tools.push(ToolSpec::Function(function_tool(&WRITE_STDIN)?));
+            tools.push(ToolSpec::Function(function_tool(
+                TemplateId::ToolExecCommand,
+                templates,
+            )?));
+            tools.push(ToolSpec::Function(function_tool(
+                TemplateId::ToolWriteStdin,
+                templates,
+            )?));
         }
         ConfigShellToolType::Disabled => {}
     }
-    tools.push(ToolSpec::Function(function_tool(&UPDATE_PLAN)?));
-    tools.push(ToolSpec::Function(function_tool(&REQUEST_USER_INPUT)?));
+    tools.push(ToolSpec::Function(function_tool(
+        TemplateId::ToolUpdatePlan,
+        templates,
+    )?));
+    tools.push(ToolSpec::Function(function_tool(
+        TemplateId::ToolRequestUserInput,
+        templates,
+    )?));
     match config.apply_patch_tool_type {
-        Some(ApplyPatchToolType::Freeform) => match parse_template(&APPLY_PATCH_FREEFORM)? {
-            ToolSpec::Custom(tool) => tools.push(ToolSpec::Custom(FreeformTool {
-                format: FreeformToolFormat {
-                    definition: APPLY_PATCH_GRAMMAR.to_string(),
-                    ..tool.format
-                },
-                ..tool
-            })),
-            ToolSpec::Function(_)
-            | ToolSpec::LocalShell {}
-            | ToolSpec::WebSearch(_)
-            | ToolSpec::Namespace(_)
-            | ToolSpec::ToolSearch(_)
-            | ToolSpec::Other(_) => {
-                return Err(ToolSpecError::UnexpectedShape {
-                    template: APPLY_PATCH_FREEFORM.path,
-                    reason: "expected a `custom` tool with a grammar format",
-                });
+        Some(ApplyPatchToolType::Freeform) => {
+            match parse_template(TemplateId::ToolApplyPatchFreeform, templates)? {
+                ToolSpec::Custom(tool) => tools.push(ToolSpec::Custom(FreeformTool {
+                    format: FreeformToolFormat {
+                        definition: templates
+                            .file(TemplateId::ToolApplyPatchGrammar)
+                            .to_string(),
+                        ..tool.format
+                    },
+                    ..tool
+                })),
+                ToolSpec::Function(_)
+                | ToolSpec::LocalShell {}
+                | ToolSpec::WebSearch(_)
+                | ToolSpec::Namespace(_)
+                | ToolSpec::ToolSearch(_)
+                | ToolSpec::Other(_) => {
+                    return Err(ToolSpecError::UnexpectedShape {
+                        template: TemplateId::ToolApplyPatchFreeform.path(),
+                        reason: "expected a `custom` tool with a grammar format",
+                    });
+                }
             }
-        },
-        Some(ApplyPatchToolType::Function) => {
-            tools.push(ToolSpec::Function(function_tool(&APPLY_PATCH_FUNCTION)?))
         }
+        Some(ApplyPatchToolType::Function) => tools.push(ToolSpec::Function(function_tool(
+            TemplateId::ToolApplyPatchFunction,
+            templates,
+        )?)),
         None => {}
     }
     if config.image_input {
-        let mut view_image = function_tool(&VIEW_IMAGE)?;
+        let mut view_image = function_tool(TemplateId::ToolViewImage, templates)?;
         match config.image_detail {
             ImageDetailParameter::Offered => {}
             ImageDetailParameter::Omitted => {
@@ -187,7 +183,7 @@ pub fn builtin_tools(config: &BuiltinToolsConfig) -> Result<Vec<ToolSpec>, ToolS
     }
     match config.multi_agent {
         MultiAgentTools::Omitted => {}
-        MultiAgentTools::Deferred => match parse_template(&TOOL_SEARCH)? {
+        MultiAgentTools::Deferred => match parse_template(TemplateId::ToolSearch, templates)? {
             ToolSpec::ToolSearch(tool) => tools.push(ToolSpec::ToolSearch(tool)),
             ToolSpec::Function(_)
             | ToolSpec::Custom(_)
@@ -196,12 +192,12 @@ pub fn builtin_tools(config: &BuiltinToolsConfig) -> Result<Vec<ToolSpec>, ToolS
             | ToolSpec::Namespace(_)
             | ToolSpec::Other(_) => {
                 return Err(ToolSpecError::UnexpectedShape {
-                    template: TOOL_SEARCH.path,
+                    template: TemplateId::ToolSearch.path(),
                     reason: "expected a `tool_search` tool with execution, description and parameters",
                 });
             }
         },
-        MultiAgentTools::Inline => match parse_template(&MULTI_AGENT_V1)? {
+        MultiAgentTools::Inline => match parse_template(TemplateId::ToolMultiAgentV1, templates)? {
             ToolSpec::Namespace(namespace)
                 if namespace
                     .tools
@@ -218,7 +214,7 @@ pub fn builtin_tools(config: &BuiltinToolsConfig) -> Result<Vec<ToolSpec>, ToolS
             | ToolSpec::ToolSearch(_)
             | ToolSpec::Other(_) => {
                 return Err(ToolSpecError::UnexpectedShape {
-                    template: MULTI_AGENT_V1.path,
+                    template: TemplateId::ToolMultiAgentV1.path(),
                     reason: "expected a `namespace` of `function` tools",
                 });
             }
@@ -242,15 +238,23 @@ pub fn builtin_tools(config: &BuiltinToolsConfig) -> Result<Vec<ToolSpec>, ToolS
     Ok(tools)
 }
 
-fn parse_template(template: &ToolTemplate) -> Result<ToolSpec, ToolSpecError> {
-    serde_json::from_str(template.text).map_err(|source| ToolSpecError::InvalidTemplate {
-        template: template.path,
-        source,
+fn parse_template(
+    template: TemplateId,
+    templates: &TemplateSet,
+) -> Result<ToolSpec, ToolSpecError> {
+    serde_json::from_str(templates.text(template)).map_err(|source| {
+        ToolSpecError::InvalidTemplate {
+            template: template.path(),
+            source,
+        }
     })
 }
 
-fn function_tool(template: &ToolTemplate) -> Result<FunctionTool, ToolSpecError> {
-    match parse_template(template)? {
+fn function_tool(
+    template: TemplateId,
+    templates: &TemplateSet,
+) -> Result<FunctionTool, ToolSpecError> {
+    match parse_template(template, templates)? {
         ToolSpec::Function(tool) => Ok(tool),
         ToolSpec::Custom(_)
         | ToolSpec::LocalShell {}
@@ -258,7 +262,7 @@ fn function_tool(template: &ToolTemplate) -> Result<FunctionTool, ToolSpecError>
         | ToolSpec::Namespace(_)
         | ToolSpec::ToolSearch(_)
         | ToolSpec::Other(_) => Err(ToolSpecError::UnexpectedShape {
-            template: template.path,
+            template: template.path(),
             reason: "expected a `function` tool with name, description, strict and parameters",
         }),
     }

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use codex_config::AgentsMdDiscovery;
 use codex_config::Features;
 pub use codex_fragments::available_skills_instructions::SkillEntry;
+use codex_prompts::TemplateSet;
 use codex_protocol::ApprovalsReviewer;
 use codex_protocol::AskForApproval;
 use codex_protocol::CollaborationMode;
@@ -315,12 +316,11 @@ impl TurnContext {
 
     /// The built-in tools this turn offers the model (they depend on the model, the web
     /// search mode and the features). Built once per turn and moved into its request.
-    pub fn builtin_tools(&self) -> Result<Vec<ToolSpec>, ToolSpecError> {
-        builtin_tools(&BuiltinToolsConfig::for_model(
-            &self.model,
-            self.web_search_mode,
-            &self.features,
-        ))
+    pub fn builtin_tools(&self, templates: &TemplateSet) -> Result<Vec<ToolSpec>, ToolSpecError> {
+        builtin_tools(
+            &BuiltinToolsConfig::for_model(&self.model, self.web_search_mode, &self.features),
+            templates,
+        )
     }
 
     /// The model the conversation moved here from, if any: the previous turn's model, else

@@ -87,7 +87,9 @@ pub fn first_turn(
     )
     .expect("turn context");
     adjust(&mut turn);
-    let tools = turn.builtin_tools().expect("tools");
+    let tools = turn
+        .builtin_tools(&codex_prompts::TemplateSet::embedded())
+        .expect("tools");
     let first = build_first_turn_request(&turn, tools, &templates, &ids, options).expect("request");
     (turn, first)
 }

@@ -19,6 +19,7 @@ use codex_core::prepare_outgoing_items;
 use codex_models_manager::MetadataSource;
 use codex_models_manager::ModelCatalog;
 use codex_models_manager::ModelInfo;
+use codex_prompts::TemplateSet;
 use codex_protocol::ResponseItem;
 use codex_protocol::SandboxPolicy;
 use codex_protocol::WebSearchMode;
@@ -121,12 +122,16 @@ impl<'c> RequestSetups<'c> {
         let resolved = self.catalog.lookup(slug);
         let (tools, tools_origin) = match resolved.source {
             MetadataSource::Catalog { .. } => (
-                // Rollouts do not record features: upstream's defaults.
-                builtin_tools(&BuiltinToolsConfig::for_model(
-                    &resolved.info,
-                    web_search_mode,
-                    &Features::default(),
-                ))?,
+                // Rollouts do not record features: upstream's defaults. `inspect` takes no
+                // template overlay, so the tools are rebuilt from the bundled templates.
+                builtin_tools(
+                    &BuiltinToolsConfig::for_model(
+                        &resolved.info,
+                        web_search_mode,
+                        &Features::default(),
+                    ),
+                    &TemplateSet::embedded(),
+                )?,
                 ToolsOrigin::RebuiltBuiltin,
             ),
             MetadataSource::Fallback => (Vec::new(), ToolsOrigin::NotRecorded),
