@@ -17,6 +17,7 @@ mod catalog;
 mod error;
 mod fallback;
 mod lookup;
+mod overlay;
 mod overrides;
 mod personality;
 

@@ -1,0 +1,63 @@
+//! The bundled catalog read through a template set: its instruction and personality texts are
+//! verbatim copies of template files, so each copy is swapped for the set's version of that file
+//! and a `--prompts-dir` overlay changes model instructions too.
+
+use codex_prompts::TemplateId;
+use codex_prompts::TemplateSet;
+
+use crate::catalog::ModelCatalog;
+use crate::error::CatalogError;
+use crate::error::CatalogOrigin;
+
+/// Templates the bundled catalog's `instructions_template` texts were copied from.
+const INSTRUCTION_TEMPLATES: [TemplateId; 4] = [
+    TemplateId::BaseInstructionsDefault,
+    TemplateId::BaseInstructionsGpt5,
+    TemplateId::BaseInstructionsGpt56,
+    TemplateId::BaseInstructionsAutoReview,
+];
+
+/// Templates the bundled catalog's personality texts were copied from (its default texts are
+/// empty, so no template stands behind them).
+const PERSONALITY_TEMPLATES: [TemplateId; 2] = [
+    TemplateId::PersonalityFriendly,
+    TemplateId::PersonalityPragmatic,
+];
+
+impl ModelCatalog {
+    /// The bundled catalog with every copied template text taken from `templates`.
+    pub fn bundled_with_templates(templates: &TemplateSet) -> Result<Self, CatalogError> {
+        let mut response = Self::bundled()?.into_response();
+        for messages in response
+            .models
+            .iter_mut()
+            .filter_map(|model| model.model_messages.as_mut())
+        {
+            use_overlaid_copy(
+                &mut messages.instructions_template,
+                &INSTRUCTION_TEMPLATES,
+                templates,
+            );
+            if let Some(variables) = messages.instructions_variables.as_mut() {
+                for text in [
+                    &mut variables.personality_default,
+                    &mut variables.personality_friendly,
+                    &mut variables.personality_pragmatic,
+                ] {
+                    use_overlaid_copy(text, &PERSONALITY_TEMPLATES, templates);
+                }
+            }
+        }
+        Ok(Self::from_response(response, CatalogOrigin::Bundled))
+    }
+}
+
+/// Replaces `text` by `templates`' file when it is exactly the embedded file of one of `ids`.
+fn use_overlaid_copy(text: &mut Option<String>, ids: &[TemplateId], templates: &TemplateSet) {
+    let Some(current) = text.as_mut() else {
+        return;
+    };
+    if let Some(id) = ids.iter().find(|id| id.embedded_file() == current.as_str()) {
+        *current = templates.file(*id).to_string();
+    }
+}
