@@ -45,6 +45,7 @@ use super::TurnResponder;
 use super::TurnScript;
 use super::thread::IdStream;
 use super::thread::first_session_meta;
+use super::thread::identity_stream;
 use super::thread::last_turn_context;
 use super::thread::report_unread_line_types;
 use super::thread::seed_stream;
@@ -153,8 +154,7 @@ impl<'env> ScriptedSession<'env> {
         sink: ScriptSink,
         mode: ContextMode,
     ) -> Result<Self, ScriptError> {
-        let ids = Arc::new(IdGenerator::live());
-        seed_stream(&ids, config, IdStream::Identity)?;
+        let ids = identity_stream(config)?;
         let drawn = ids.draw_turn_ids();
         let identity = drawn.identity;
         let base_instructions = env
@@ -191,8 +191,7 @@ impl<'env> ScriptedSession<'env> {
         sink: ScriptSink,
         mode: ContextMode,
     ) -> Result<Self, ScriptError> {
-        let ids = Arc::new(IdGenerator::live());
-        seed_stream(&ids, config, IdStream::Identity)?;
+        let ids = identity_stream(config)?;
         let reconstructed = reconstruct(rollout);
         let drawn = ids.draw_turn_ids();
         let drawn = env.assembler().turn_context(
@@ -222,8 +221,7 @@ impl<'env> ScriptedSession<'env> {
         mut sink: ScriptSink,
         mode: ContextMode,
     ) -> Result<Self, ScriptError> {
-        let ids = Arc::new(IdGenerator::live());
-        seed_stream(&ids, config, IdStream::Identity)?;
+        let ids = identity_stream(config)?;
         let parent_meta = first_session_meta(parent);
         let recorded = parent_meta.and_then(|meta| meta.base_instructions.as_ref());
         let drawn = ids.draw_turn_ids();

@@ -2,6 +2,7 @@
 //! a rollout opens with, and the settings a rollout last recorded.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use codex_config::Config;
 use codex_core::IdGenerator;
@@ -96,6 +97,13 @@ pub fn recorded_settings(
         Some(item) => SettingsLayer::recorded(origin, item),
         None => Ok(SettingsLayer::empty(origin)),
     }
+}
+
+/// The id generator of a thread a script starts, resumes or forks, on its identity stream.
+pub(super) fn identity_stream(config: &Config) -> Result<Arc<IdGenerator>, ScriptError> {
+    let ids = Arc::new(IdGenerator::live());
+    seed_stream(&ids, config, IdStream::Identity)?;
+    Ok(ids)
 }
 
 /// Restarts `ids` on `stream` when `config` has a seed: the stream's seed mixes the configured

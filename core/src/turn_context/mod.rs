@@ -12,6 +12,7 @@ mod values;
 use std::path::PathBuf;
 
 use codex_config::AgentsMdDiscovery;
+use codex_config::Feature;
 use codex_config::Features;
 pub use codex_fragments::available_skills_instructions::SkillEntry;
 use codex_prompts::TemplateSet;
@@ -321,6 +322,13 @@ impl TurnContext {
             &BuiltinToolsConfig::for_model(&self.model, self.web_search_mode, &self.features),
             templates,
         )
+    }
+
+    /// Whether the token-budget sections (`context_window`, `context_window_guidance`) apply:
+    /// the feature is on and the model's context window is known.
+    pub fn token_budget_applies(&self) -> bool {
+        self.features.enabled(Feature::TokenBudget)
+            && self.model.resolved_context_window().is_some()
     }
 
     /// The model the conversation moved here from, if any: the previous turn's model, else

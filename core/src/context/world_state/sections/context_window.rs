@@ -12,7 +12,6 @@ use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
 use crate::context::world_state_for_step::StepSection;
 use crate::turn_context::TurnContext;
-use codex_config::Feature;
 
 /// Inputs of the `context_window` section.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -103,9 +102,7 @@ impl StepSection for ContextWindowSection {
         turn: &TurnContext,
         _templates: &TemplateSet,
     ) -> Result<Option<Self>, WorldStateError> {
-        if !(turn.features.enabled(Feature::TokenBudget)
-            && turn.model.resolved_context_window().is_some())
-        {
+        if !turn.token_budget_applies() {
             return Ok(None);
         }
         let budget = &turn.token_budget;

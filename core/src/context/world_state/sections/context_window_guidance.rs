@@ -11,7 +11,6 @@ use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSection;
 use crate::context::world_state_for_step::StepSection;
 use crate::turn_context::TurnContext;
-use codex_config::Feature;
 
 /// Inputs of the `context_window_guidance` section (registered only for a non-blank message).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -90,9 +89,7 @@ impl StepSection for ContextWindowGuidanceSection {
         turn: &TurnContext,
         _templates: &TemplateSet,
     ) -> Result<Option<Self>, WorldStateError> {
-        if !(turn.features.enabled(Feature::TokenBudget)
-            && turn.model.resolved_context_window().is_some())
-        {
+        if !turn.token_budget_applies() {
             return Ok(None);
         }
         Ok(turn
