@@ -236,6 +236,7 @@ fn a_resumed_session_continues_with_diffs_only() {
             history: original.history().items().to_vec(),
             reference_context_item: original.reference_context_item().cloned(),
             world_state_baseline: original.world_state_baseline().cloned(),
+            recorded_model: None,
         },
     );
     let mut second = next_turn_context(&first, &ids);
@@ -268,6 +269,7 @@ fn resuming_without_a_baseline_persists_a_full_record_after_the_updates() {
             history: original.history().items().to_vec(),
             reference_context_item: original.reference_context_item().cloned(),
             world_state_baseline: None,
+            recorded_model: None,
         },
     );
     let second = next_turn_context(&first, &ids);
