@@ -133,6 +133,7 @@ fn resumed_state(len: usize) -> (ResumedSession, TurnContext) {
         history,
         reference_context_item: session.reference_context_item().cloned(),
         world_state_baseline: session.world_state_baseline().cloned(),
+        recorded_model: None,
     };
     (resumed, turn)
 }

@@ -236,6 +236,7 @@ fn a_resumed_session_continues_with_diffs_only() {
             history: original.history().items().to_vec(),
             reference_context_item: original.reference_context_item().cloned(),
             world_state_baseline: original.world_state_baseline().cloned(),
+            recorded_model: None,
         },
     );
     let mut second = next_turn_context(&first, &ids);
@@ -268,6 +269,7 @@ fn resuming_without_a_baseline_persists_a_full_record_after_the_updates() {
             history: original.history().items().to_vec(),
             reference_context_item: original.reference_context_item().cloned(),
             world_state_baseline: None,
+            recorded_model: None,
         },
     );
     let second = next_turn_context(&first, &ids);
@@ -330,4 +332,101 @@ fn turn_context_contributions_ride_in_one_developer_message_on_changed_turns() {
         .record_context_updates_and_set_reference_context_item(&second)
         .unwrap();
     assert_eq!(session.history().len(), items_before + 1);
+}
+
+/// The state `original` would be resumed from if another renderer (the released CLI) had
+/// written it: its permissions fingerprint is that renderer's, never this project's.
+fn as_written_by_the_release(original: &MemorySession) -> ResumedSession {
+    let mut baseline = original.world_state_baseline().cloned().unwrap();
+    baseline.insert(
+        "permissions",
+        serde_json::json!({
+            "approved_command_prefixes": [],
+            "instructions": "fed2f53df24dd05a217b734cf7ad9abefa7cc6a2",
+        }),
+    );
+    ResumedSession {
+        history: original.history().items().to_vec(),
+        reference_context_item: original.reference_context_item().cloned(),
+        world_state_baseline: Some(baseline),
+        recorded_model: None,
+    }
+}
+
+#[test]
+fn a_release_rollout_resumed_with_its_settings_restates_nothing() {
+    let ids = seeded_ids();
+    let first = first_turn_context(&ids);
+    let mut original = new_session(&ids, &first);
+    play_turn(&mut original, &first, "hi", "hello");
+    let mut resumed = resumed_session(&ids, &first, as_written_by_the_release(&original));
+    let second = next_turn_context(&first, &ids);
+    let input = play_turn(&mut resumed, &second, "next", "ok");
+    assert_eq!(
+        texts(&input[original.history().items().len()..]),
+        vec!["user: next".to_string()]
+    );
+    // Nothing the model saw changed, so the recorded fingerprint is not replaced either.
+    assert_eq!(
+        labels(lines(&resumed))[..3],
+        [
+            "event_msg task_started",
+            "turn_context",
+            "response_item message/user",
+        ]
+    );
+}
+
+#[test]
+fn a_release_rollout_resumed_with_another_policy_restates_the_permissions() {
+    let ids = seeded_ids();
+    let first = first_turn_context(&ids);
+    let mut original = new_session(&ids, &first);
+    play_turn(&mut original, &first, "hi", "hello");
+    let mut resumed = resumed_session(&ids, &first, as_written_by_the_release(&original));
+    let mut second = next_turn_context(&first, &ids);
+    second.approval_policy = codex_protocol::AskForApproval::Never;
+    let input = play_turn(&mut resumed, &second, "next", "ok");
+    let added = texts(&input[original.history().items().len()..]);
+    assert_eq!(added.len(), 2, "{added:?}");
+    assert!(
+        added[0].starts_with("developer: <permissions instructions>"),
+        "{added:?}"
+    );
+}
+
+#[test]
+fn without_the_recorded_models_entry_a_switched_model_keeps_the_recorded_fingerprint() {
+    let ids = seeded_ids();
+    let first = first_turn_context(&ids);
+    let mut original = new_session(&ids, &first);
+    play_turn(&mut original, &first, "hi", "hello");
+    let mut resumed = resumed_session(&ids, &first, as_written_by_the_release(&original));
+    let mut second = next_turn_context(&first, &ids);
+    second.model.slug = "another-model".to_string();
+    let input = play_turn(&mut resumed, &second, "next", "ok");
+    assert!(
+        texts(&input[original.history().items().len()..])
+            .iter()
+            .any(|text| text.starts_with("developer: <permissions instructions>")),
+    );
+}
+
+#[test]
+fn with_the_recorded_models_entry_a_switched_model_restates_no_permissions() {
+    let ids = seeded_ids();
+    let first = first_turn_context(&ids);
+    let mut original = new_session(&ids, &first);
+    play_turn(&mut original, &first, "hi", "hello");
+    let mut resumed_state = as_written_by_the_release(&original);
+    resumed_state.recorded_model = Some(first.model.clone());
+    let mut resumed = resumed_session(&ids, &first, resumed_state);
+    let mut second = next_turn_context(&first, &ids);
+    second.model.slug = "another-model".to_string();
+    let input = play_turn(&mut resumed, &second, "next", "ok");
+    assert!(
+        !texts(&input[original.history().items().len()..])
+            .iter()
+            .any(|text| text.starts_with("developer: <permissions instructions>")),
+    );
 }

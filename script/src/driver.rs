@@ -316,6 +316,19 @@ impl<'env> ScriptedSession<'env> {
             .iter()
             .filter(|loaded| loaded.line.item.event_msg_type() == Some("task_started"))
             .count();
+        // The recorded model's entry, when the next turn runs another one, re-derives the
+        // recorded world state. The look-up stays quiet: for a model the catalog does not know
+        // the fallback entry has no catalog texts, which is all the re-derivation reads.
+        let recorded_model = reconstructed
+            .reference_context_item
+            .as_ref()
+            .filter(|item| item.model != drawn.model.slug)
+            .map(|item| {
+                tracing::subscriber::with_default(
+                    tracing::subscriber::NoSubscriber::default(),
+                    || env.catalog.lookup(&item.model).info,
+                )
+            });
         let session = Session::resume(
             session_init(env, &ids, &identity, &base_instructions),
             ResumedSession {
@@ -324,6 +337,7 @@ impl<'env> ScriptedSession<'env> {
                 world_state_baseline: reconstructed
                     .world_state_baseline
                     .map(|baseline| baseline.into_iter().collect()),
+                recorded_model,
             },
             sink,
         );
@@ -425,6 +439,7 @@ impl<'env> ScriptedSession<'env> {
                 history,
                 reference_context_item: None,
                 world_state_baseline: None,
+                recorded_model: None,
             },
             session.into_sink(),
         );

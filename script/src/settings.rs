@@ -117,7 +117,14 @@ impl SettingsLayer {
 
     /// The settings a `turn_context` line recorded that a resumed session keeps by default:
     /// model, cwd, approval policy, sandbox mode, personality, collaboration mode, realtime and
-    /// reasoning settings. Date, time zone and shell are not among them: they are read afresh.
+    /// reasoning effort. Date, time zone and shell are not among them: they are read afresh.
+    ///
+    /// Nor is the reasoning summary: upstream writes `summary: "auto"` into every `turn_context`
+    /// whatever it sends (`to_turn_context_item` in `codex-rs/core/src/session/turn_context.rs`
+    /// at the reference), and a resumed thread takes the summary from its configuration, else
+    /// from the model's default (`merge_persisted_resume_metadata` in
+    /// `codex-rs/app-server/src/request_processors/thread_processor.rs` carries over the model
+    /// and the effort only).
     pub fn recorded(origin: &str, item: &TurnContextItem) -> Result<Self, ScriptError> {
         let mut entries = Map::new();
         let mut put = |key: &str, value: Result<Value, serde_json::Error>| match value {
@@ -141,10 +148,6 @@ impl SettingsLayer {
         );
         put("realtime", serde_json::to_value(item.realtime_active));
         put("model_reasoning_effort", serde_json::to_value(&item.effort));
-        put(
-            "model_reasoning_summary",
-            serde_json::to_value(item.summary),
-        );
         let mut layer = Self::from_json(origin, &entries, Path::new("/"))?;
         // A thread recorded by an older release may run with `untrusted`, which a user can no
         // longer choose: the recorded policy is carried over as it was, unchecked.

@@ -123,9 +123,14 @@ fn a_rollout_recorded_with_untrusted_still_resumes() {
         "current_date=2026-11-30",
         "--set",
         "timezone=Etc/UTC",
+        // Another sandbox restates the permissions; the recorded policy alone would not, since
+        // the recorded turn ran with it.
+        "--set",
+        "sandbox_mode=\"workspace-write\"",
     ]);
     assert_eq!((resumed.code, resumed.stderr.as_str()), (Some(0), ""));
-    // The request tells the model the recorded policy (its template's first line, as JSON text).
+    // The restated permissions tell the model the recorded policy (its template's first line,
+    // as JSON text).
     let first_line = TemplateId::ApprovalUnlessTrusted
         .embedded_file()
         .lines()

@@ -21,6 +21,7 @@ mod network_timeouts;
 mod not_a_rollout;
 mod output_safety;
 mod readme;
+mod real_codex;
 mod request;
 mod resume_elsewhere;
 mod send;

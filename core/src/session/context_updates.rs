@@ -32,6 +32,11 @@ pub trait TurnContextContributor: Send + Sync {
 impl<S: RolloutSink> Session<S> {
     /// Brings the model's context up to date with `turn` before the user's message is recorded.
     ///
+    /// On the first call after a resume, the recorded baseline's fingerprints of this
+    /// project's own text are first re-derived from the reference turn context
+    /// ([`TurnContext::under_recorded_settings`]): a rollout the released CLI wrote
+    /// fingerprints its own prose, which this project's text never matches.
+    ///
     /// Without a reference turn context the full initial context is recorded and its snapshot
     /// becomes the baseline (`world_state` full record). Otherwise only what the model has not
     /// seen is recorded: the history-aware world-state diff, then the turn-context
@@ -46,6 +51,25 @@ impl<S: RolloutSink> Session<S> {
         let turn_context_item = turn_context_item(turn);
         let turn_context_changed = self.reference_context_item.as_ref() != Some(&turn_context_item);
         let world_state = build_world_state_for_step(turn, &self.templates)?;
+
+        let recorded_baseline = self.recorded_baseline.take();
+        if let (Some(recorded), Some(reference), Some(baseline)) = (
+            recorded_baseline,
+            &self.reference_context_item,
+            self.history.world_state_baseline(),
+        ) {
+            let model = if reference.model == turn.model.slug {
+                Some(turn.model.clone())
+            } else {
+                recorded.model
+            };
+            if let Some(model) = model {
+                let recorded_turn = turn.under_recorded_settings(reference, model, &self.templates);
+                let rederived = build_world_state_for_step(&recorded_turn, &self.templates)?
+                    .rederive_recorded_baseline(baseline);
+                self.history.set_world_state_baseline(Some(rederived));
+            }
+        }
 
         let (items, world_state_item) = if self.reference_context_item.is_none() {
             let items = build_initial_context_with_world_state(turn, &world_state, &self.templates)

@@ -37,6 +37,7 @@ use codex_protocol::RolloutItem;
 use codex_protocol::RolloutLine;
 use codex_protocol::SessionMeta;
 use codex_protocol::TurnContextItem;
+use codex_protocol::openai_models::ModelInfo;
 use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
 use codex_protocol::rollout::TokenUsageInfo;
 use codex_protocol::rollout::token_count_rollout_item;
@@ -77,7 +78,15 @@ pub struct ResumedSession {
     pub history: Vec<ResponseItem>,
     /// `None` makes the next turn inject full context.
     pub reference_context_item: Option<TurnContextItem>,
+    /// The recorded baseline. Its fingerprints of this project's own text are re-derived from
+    /// `reference_context_item` on the first turn (see
+    /// [`TurnContext::under_recorded_settings`]), so a baseline another renderer wrote
+    /// counts as changed only where the settings changed.
     pub world_state_baseline: Option<WorldStateSnapshot>,
+    /// The catalog entry of the model `reference_context_item` names, for that re-derivation
+    /// when the next turn runs another model; without it the recorded fingerprints of such a
+    /// turn are kept as they are.
+    pub recorded_model: Option<ModelInfo>,
 }
 
 /// Reference and baseline as they were before a user turn's context updates, so a rollback of
@@ -86,6 +95,13 @@ pub struct ResumedSession {
 struct TurnCheckpoint {
     reference_context_item: Option<TurnContextItem>,
     world_state_baseline: Option<WorldStateSnapshot>,
+}
+
+/// What a baseline read from a rollout is re-derived with.
+#[derive(Debug, Clone)]
+struct RecordedBaseline {
+    /// The catalog entry of the recorded model, when known.
+    model: Option<ModelInfo>,
 }
 
 /// The turn in progress.
@@ -112,6 +128,8 @@ pub struct Session<S: RolloutSink> {
     active_turn: Option<ActiveTurn>,
     /// One per real user message recorded since the history was last rewritten wholesale.
     turn_checkpoints: Vec<TurnCheckpoint>,
+    /// A baseline read from a rollout, until the first context update re-derives it.
+    recorded_baseline: Option<RecordedBaseline>,
     /// When the newest rollout line was written.
     last_line_at: Option<jiff::Timestamp>,
 }
@@ -136,6 +154,13 @@ impl<S: RolloutSink> Session<S> {
     /// A thread continuing from reconstructed state. Nothing is written until the first turn.
     pub fn resume(init: SessionInit, resumed: ResumedSession, sink: S) -> Self {
         let mut history = ContextManager::from_items(resumed.history);
+        let recorded_baseline =
+            resumed
+                .world_state_baseline
+                .is_some()
+                .then_some(RecordedBaseline {
+                    model: resumed.recorded_model,
+                });
         history.set_world_state_baseline(resumed.world_state_baseline);
         Self {
             thread_id: init.thread_id,
@@ -148,6 +173,7 @@ impl<S: RolloutSink> Session<S> {
             contributors: Vec::new(),
             active_turn: None,
             turn_checkpoints: Vec::new(),
+            recorded_baseline,
             last_line_at: None,
         }
     }

@@ -7,12 +7,10 @@ use codex_models_manager::ModelCatalog;
 use codex_models_manager::ModelsConfigOverrides;
 use codex_models_manager::PersonalityFeature;
 use codex_models_manager::with_config_overrides;
-use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use codex_protocol::BaseInstructions;
 use codex_protocol::CollaborationMode;
 use codex_protocol::CollaborationModeSettings;
-use codex_protocol::ModeKind;
 use codex_protocol::SandboxMode;
 use codex_protocol::SandboxPolicy;
 use codex_protocol::WebSearchMode;
@@ -25,6 +23,7 @@ use super::SkillsListing;
 use super::SkillsSettings;
 use super::TurnContext;
 use super::TurnEnvironment;
+use super::recorded::mode_developer_instructions;
 use crate::base_instructions::BaseInstructionsSource;
 use crate::ids::ThreadIdentity;
 
@@ -123,17 +122,10 @@ impl TurnContext {
             settings: CollaborationModeSettings {
                 model: turn.model.slug.clone(),
                 reasoning_effort: config.model_reasoning_effort.clone(),
-                // Plan mode comes with its own instructions; the default mode adds none, as in
-                // upstream's default sessions.
-                developer_instructions: match config.collaboration_mode {
-                    ModeKind::Plan => Some(
-                        sources
-                            .templates
-                            .text(TemplateId::CollaborationModePlan)
-                            .to_string(),
-                    ),
-                    ModeKind::Default => None,
-                },
+                developer_instructions: mode_developer_instructions(
+                    config.collaboration_mode,
+                    sources.templates,
+                ),
             },
         };
         turn.features = config.features.clone();

@@ -7,6 +7,7 @@
 //! configuration.
 
 mod from_config;
+mod recorded;
 mod values;
 
 use std::path::PathBuf;

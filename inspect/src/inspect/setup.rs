@@ -1,6 +1,9 @@
-//! What a rebuilt request carries besides its input: the model, the instructions and the tools.
-//! Rollouts record the base instructions (`session_meta`) and each turn's model, not the tools,
-//! so tools are the built-in list of a catalog model, or unknown.
+//! What a rebuilt request carries besides its input: the model, the instructions, the reasoning
+//! effort and the tools. Rollouts record the base instructions (`session_meta`) and each turn's
+//! model and effort (`turn_context`), not the tools, so tools are the built-in list of a catalog
+//! model, or unknown. The recorded reasoning summary is not used: upstream writes `auto` there
+//! whatever it sent (`to_turn_context_item` in `codex-rs/core/src/session/turn_context.rs`), so
+//! the summary comes from the model's default.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -23,6 +26,7 @@ use codex_prompts::TemplateSet;
 use codex_protocol::ResponseItem;
 use codex_protocol::SandboxPolicy;
 use codex_protocol::WebSearchMode;
+use codex_protocol::openai_models::ReasoningEffort;
 use codex_protocol::rollout::TurnContextItem;
 
 use super::InspectError;
@@ -42,6 +46,8 @@ pub(super) struct RequestSetup {
     /// The items every input starts with (Responses Lite: the tool catalog and the base
     /// instructions), as recorded, before provider-specific rewriting.
     input_prefix: Vec<ResponseItem>,
+    /// The recorded `turn_context.effort`; `None` sends the model's default.
+    reasoning_effort: Option<ReasoningEffort>,
     base_instructions: String,
     thread_id: String,
     provider: ModelProviderKind,
@@ -55,6 +61,7 @@ impl RequestSetup {
             &self.base_instructions,
             &self.thread_id,
             self.provider,
+            self.reasoning_effort.clone(),
             input,
         )
     }
@@ -79,13 +86,13 @@ impl RequestSetup {
     }
 }
 
-/// Setups by model and web-search mode, built once each.
+/// Setups by model, web-search mode and reasoning effort, built once each.
 pub(super) struct RequestSetups<'c> {
     catalog: &'c ModelCatalog,
     base_instructions: String,
     thread_id: String,
     provider: ModelProviderKind,
-    built: HashMap<(String, WebSearchMode), Rc<RequestSetup>>,
+    built: HashMap<SetupKey, Rc<RequestSetup>>,
 }
 
 impl<'c> RequestSetups<'c> {
@@ -115,7 +122,8 @@ impl<'c> RequestSetups<'c> {
             Some(SandboxPolicy::DangerFullAccess) => WebSearchMode::Live,
             Some(_) | None => WebSearchMode::Cached,
         };
-        let key = (slug.to_string(), web_search_mode);
+        let reasoning_effort = turn_context.and_then(|context| context.effort.clone());
+        let key = (slug.to_string(), web_search_mode, reasoning_effort.clone());
         if let Some(setup) = self.built.get(&key) {
             return Ok(Rc::clone(setup));
         }
@@ -142,6 +150,7 @@ impl<'c> RequestSetups<'c> {
             &self.base_instructions,
             &self.thread_id,
             self.provider,
+            reasoning_effort.clone(),
             &[],
         ))?;
         let input_prefix = if resolved.info.use_responses_lite {
@@ -160,6 +169,7 @@ impl<'c> RequestSetups<'c> {
             tools_origin,
             empty_body,
             input_prefix,
+            reasoning_effort,
             base_instructions: self.base_instructions.clone(),
             thread_id: self.thread_id.clone(),
             provider: self.provider,
@@ -169,15 +179,20 @@ impl<'c> RequestSetups<'c> {
     }
 }
 
+/// What a setup is cached under: the model slug, the web-search mode and the recorded effort.
+type SetupKey = (String, WebSearchMode, Option<ReasoningEffort>);
+
 fn request_inputs<'a>(
     model: &'a ModelInfo,
     tools: &'a [ToolSpec],
     base_instructions: &'a str,
     thread_id: &'a str,
     provider: ModelProviderKind,
+    reasoning_effort: Option<ReasoningEffort>,
     input: &'a [ResponseItem],
 ) -> ResponsesRequestInputs<'a> {
     let mut inputs = ResponsesRequestInputs::new(model, base_instructions, input, tools, thread_id);
     inputs.provider = provider;
+    inputs.reasoning_effort = reasoning_effort;
     inputs
 }

@@ -40,6 +40,13 @@ pub trait ErasedWorldStateSection: Send + Sync {
         previous: PreviousSectionState<'_, Value>,
     ) -> Option<SectionFragment>;
 
+    /// The recorded JSON snapshot `recorded` re-derived by this section, built under the
+    /// settings it was recorded with ([`WorldStateSection::rederive_recorded`]); `None` keeps
+    /// the recorded snapshot as it is (also when it cannot be read).
+    fn rederive_recorded_json(&self, _recorded: &Value) -> Option<Value> {
+        None
+    }
+
     /// The fragment of the section in a thread's initial context
     /// ([`WorldStateSection::render_initial`]).
     fn render_initial_fragment(&self) -> Option<SectionFragment> {
@@ -54,6 +61,12 @@ impl<S: WorldStateSection> ErasedWorldStateSection for S {
 
     fn render_initial_fragment(&self) -> Option<SectionFragment> {
         self.render_initial()
+    }
+
+    fn rederive_recorded_json(&self, recorded: &Value) -> Option<Value> {
+        let recorded = S::Snapshot::deserialize(recorded).ok()?;
+        let rederived = serde_json::to_value(self.rederive_recorded(&recorded)?).ok()?;
+        normalize_snapshot(S::ID, rederived)
     }
 
     fn persisted_snapshot(&self) -> Option<Value> {

@@ -103,6 +103,24 @@ impl WorldState {
             .collect()
     }
 
+    /// `baseline`, persisted under the settings this world state was built from (a resumed
+    /// thread's recorded turn), with each section's own text re-derived
+    /// ([`WorldStateSection::rederive_recorded`]); sections that are not registered here or keep
+    /// their snapshot are left as recorded.
+    pub fn rederive_recorded_baseline(&self, baseline: &WorldStateSnapshot) -> WorldStateSnapshot {
+        let mut rederived = baseline.clone();
+        for section in &self.sections {
+            let id = section.section_id();
+            if let Some(value) = baseline
+                .get(id)
+                .and_then(|recorded| section.rederive_recorded_json(recorded))
+            {
+                rederived.insert(id, value);
+            }
+        }
+        rederived
+    }
+
     /// Every section rendered as if the model had seen nothing (initial context).
     pub fn render_full(&self) -> Vec<SectionFragment> {
         self.sections

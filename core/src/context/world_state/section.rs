@@ -91,6 +91,18 @@ pub trait WorldStateSection: Send + Sync {
         previous: PreviousSectionState<'_, Self::Snapshot>,
     ) -> Option<SectionFragment>;
 
+    /// `recorded`, a snapshot persisted under the settings this section was just built from,
+    /// with whatever it holds of text this project writes itself (fingerprints of prose,
+    /// descriptions) replaced by this section's own; `None` (the default) when the snapshot
+    /// holds only settings, or text that renders the same whoever renders it.
+    ///
+    /// A rollout written by the released Codex CLI fingerprints that renderer's prose, which
+    /// this project's text never matches. Re-deriving those parts from the recorded settings
+    /// makes the next diff tell the model only what is rendered from other settings.
+    fn rederive_recorded(&self, _recorded: &Self::Snapshot) -> Option<Self::Snapshot> {
+        None
+    }
+
     /// The fragment a thread's initial context holds for the section: by default what it
     /// renders against an absent previous state. A section whose full block belongs to the
     /// initial context but never to a diff renders it here.

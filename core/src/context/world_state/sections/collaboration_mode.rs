@@ -105,6 +105,33 @@ impl WorldStateSection for CollaborationModeSection {
         Self::matches_legacy_fragment(role, text)
     }
 
+    /// A mode's instructions are prose (this project's Plan template, or the catalog's text
+    /// for the model), so the fingerprint of a snapshot recorded for the same mode and model is
+    /// replaced by this section's; an older snapshot without one stays.
+    fn rederive_recorded(
+        &self,
+        recorded: &CollaborationModeSnapshot,
+    ) -> Option<CollaborationModeSnapshot> {
+        match (recorded, &self.snapshot) {
+            (
+                CollaborationModeSnapshot::Current {
+                    mode,
+                    model,
+                    instructions: Some(_),
+                },
+                CollaborationModeSnapshot::Current {
+                    mode: own_mode,
+                    model: own_model,
+                    ..
+                },
+            ) if mode == own_mode && model == own_model => Some(self.snapshot.clone()),
+            (
+                CollaborationModeSnapshot::Current { .. } | CollaborationModeSnapshot::Legacy(_),
+                _,
+            ) => None,
+        }
+    }
+
     fn render_diff(
         &self,
         previous: PreviousSectionState<'_, CollaborationModeSnapshot>,

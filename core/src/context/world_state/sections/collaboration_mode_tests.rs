@@ -227,3 +227,28 @@ fn legacy_collaboration_mode_snapshots_refresh_catalog_messages_once() {
         );
     }
 }
+
+/// A fingerprint no text of this project has (another renderer's Plan text).
+const OTHER_RENDERER: &str = "0123456789abcdef0123456789abcdef01234567";
+
+#[test]
+fn a_recorded_fingerprint_is_rederived_for_the_same_mode_and_model_only() {
+    let own = section(ModeKind::Plan, "gpt-x", None, Some("plan text"));
+    let recorded = CollaborationModeSnapshot::Current {
+        mode: ModeKind::Plan,
+        model: "gpt-x".to_string(),
+        instructions: Some(serde_json::from_value(json!(OTHER_RENDERER)).expect("fingerprint")),
+    };
+    assert_eq!(own.rederive_recorded(&recorded), Some(own.snapshot()));
+    assert!(own.render_diff(Known(&own.snapshot())).is_none());
+    let other_mode = CollaborationModeSnapshot::Current {
+        mode: ModeKind::Default,
+        model: "gpt-x".to_string(),
+        instructions: Some(serde_json::from_value(json!(OTHER_RENDERER)).expect("fingerprint")),
+    };
+    assert_eq!(own.rederive_recorded(&other_mode), None);
+    assert_eq!(
+        own.rederive_recorded(&CollaborationModeSnapshot::Legacy(ModeKind::Plan)),
+        None
+    );
+}

@@ -21,6 +21,7 @@ use crate::context::world_state_for_step::template_source;
 use crate::turn_context::MultiAgentMode;
 use crate::turn_context::MultiAgentUsageHintSectionInputs;
 use crate::turn_context::TurnContext;
+use crate::turn_context::UsageHintSource;
 
 /// A custom mode text is cut to this many estimated tokens before it is stored or shown.
 pub const CUSTOM_MODE_MAX_TOKENS: usize = 400;
@@ -51,6 +52,9 @@ pub struct MultiAgentModeSectionInputs {
 #[derive(Clone, Debug)]
 pub struct MultiAgentModeSection {
     snapshot: MultiAgentModeSnapshot,
+    /// Where the usage hint of `usage_hint_hash` comes from; `None` without a hint (or when
+    /// the section was rebuilt from a snapshot).
+    usage_hint_source: Option<UsageHintSource>,
     explicit_request_only: String,
     proactive: String,
 }
@@ -108,6 +112,7 @@ impl MultiAgentModeSection {
                 mode,
                 usage_hint_hash: usage_hint.map(|hint| hint.fingerprint().clone()),
             },
+            usage_hint_source: usage_hint.map(MultiAgentUsageHintSection::source),
             explicit_request_only: templates
                 .text(TemplateId::MultiAgentExplicitRequestOnly)
                 .to_string(),
@@ -145,6 +150,21 @@ impl WorldStateSection for MultiAgentModeSection {
 
     fn matches_retained_fragment(role: &str, text: &str) -> bool {
         MULTI_AGENT_MODE.recognises(role, text)
+    }
+
+    /// The recorded fingerprint of a usage hint from the catalog is replaced by this
+    /// section's, as `multi_agent_usage_hint` replaces its own; the mode is a setting and stays.
+    fn rederive_recorded(
+        &self,
+        recorded: &MultiAgentModeSnapshot,
+    ) -> Option<MultiAgentModeSnapshot> {
+        match (self.usage_hint_source, &recorded.usage_hint_hash) {
+            (Some(UsageHintSource::Catalog), Some(_)) => Some(MultiAgentModeSnapshot {
+                mode: recorded.mode.clone(),
+                usage_hint_hash: self.snapshot.usage_hint_hash.clone(),
+            }),
+            (Some(UsageHintSource::Catalog | UsageHintSource::Configured) | None, _) => None,
+        }
     }
 
     fn render_diff(
@@ -190,6 +210,7 @@ impl CatalogSection for MultiAgentModeSection {
     ) -> Result<Self, &'static str> {
         Ok(Self {
             snapshot,
+            usage_hint_source: None,
             explicit_request_only: templates
                 .text(TemplateId::MultiAgentExplicitRequestOnly)
                 .to_string(),

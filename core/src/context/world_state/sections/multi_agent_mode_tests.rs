@@ -233,3 +233,27 @@ fn catalog_builds_the_mode_from_json_inputs() {
         )
     );
 }
+
+#[test]
+fn a_recorded_catalog_hint_fingerprint_is_rederived_and_the_mode_stays() {
+    let recorded = section(
+        Some(MultiAgentMode::ExplicitRequestOnly),
+        Some(&hint("the release's role text")),
+    )
+    .snapshot();
+    let own_hint = hint("our role text");
+    let own = section(Some(MultiAgentMode::ExplicitRequestOnly), Some(&own_hint));
+    assert_eq!(own.rederive_recorded(&recorded), Some(own.snapshot()));
+    // Without a hint, or with a configured one, the recorded snapshot stays.
+    assert_eq!(section(None, None).rederive_recorded(&recorded), None);
+    let configured = MultiAgentUsageHintSection::new(MultiAgentUsageHintSectionInputs {
+        text: "configured".to_string(),
+        source: UsageHintSource::Configured,
+    })
+    .expect("non-empty hint");
+    assert_eq!(
+        section(Some(MultiAgentMode::ExplicitRequestOnly), Some(&configured))
+            .rederive_recorded(&recorded),
+        None
+    );
+}

@@ -51,6 +51,11 @@ impl MultiAgentUsageHintSection {
     pub fn fingerprint(&self) -> &FragmentFingerprint {
         &self.fingerprint
     }
+
+    /// Where the hint's text comes from.
+    pub fn source(&self) -> UsageHintSource {
+        self.source
+    }
 }
 
 fn usage_hint_fragment(text: &str, source: UsageHintSource) -> SectionFragment {
@@ -76,6 +81,16 @@ impl WorldStateSection for MultiAgentUsageHintSection {
 
     fn fragment_matcher_key(&self) -> Cow<'_, str> {
         Cow::Borrowed(self.fingerprint.as_str())
+    }
+
+    /// The catalog's role text is the model's, in this project's catalog; a recorded
+    /// fingerprint of it is replaced by this section's (built for the recorded model). A
+    /// configured hint is sent verbatim, so its recorded fingerprint stays comparable.
+    fn rederive_recorded(&self, _recorded: &FragmentFingerprint) -> Option<FragmentFingerprint> {
+        match self.source {
+            UsageHintSource::Catalog => Some(self.fingerprint.clone()),
+            UsageHintSource::Configured => None,
+        }
     }
 
     fn render_diff(

@@ -116,3 +116,16 @@ fn catalog_builds_the_hint_from_json_inputs() {
         "(role - developer)\n<multi_agent_role>\nSpawn explorers for wide searches.\n</multi_agent_role>"
     );
 }
+
+#[test]
+fn only_a_catalog_hint_rederives_its_recorded_fingerprint() {
+    let recorded = section("the release's role text", UsageHintSource::Catalog).snapshot();
+    let catalog = section("our role text", UsageHintSource::Catalog);
+    assert_eq!(
+        catalog.rederive_recorded(&recorded),
+        Some(catalog.snapshot())
+    );
+    // Configured text is sent verbatim: its fingerprint is comparable as recorded.
+    let configured = section("configured hint", UsageHintSource::Configured);
+    assert_eq!(configured.rederive_recorded(&recorded), None);
+}

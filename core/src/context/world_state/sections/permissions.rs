@@ -202,6 +202,25 @@ impl WorldStateSection for PermissionsSection {
         PERMISSIONS_INSTRUCTIONS.recognises(role, text)
     }
 
+    /// The text is this project's own wording of the policies, so the recorded fingerprint is
+    /// replaced by this section's (built from the recorded policies); the recorded approved
+    /// prefixes stay, since a prefix is a setting, not prose.
+    fn rederive_recorded(&self, recorded: &PermissionsSnapshot) -> Option<PermissionsSnapshot> {
+        Some(match recorded {
+            PermissionsSnapshot::Current {
+                approved_command_prefixes,
+                ..
+            } => PermissionsSnapshot::Current {
+                instructions: self.instructions_hash.clone(),
+                approved_command_prefixes: approved_command_prefixes.clone(),
+            },
+            // An older snapshot fingerprints the whole rendering, approved prefixes included.
+            PermissionsSnapshot::Legacy(_) => {
+                PermissionsSnapshot::Legacy(FragmentFingerprint::from_fragment(&self.instructions))
+            }
+        })
+    }
+
     fn render_diff(
         &self,
         previous: PreviousSectionState<'_, PermissionsSnapshot>,

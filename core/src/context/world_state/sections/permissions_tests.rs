@@ -4,6 +4,7 @@ use codex_protocol::models::ContentItem;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::protocol::GranularApprovalConfig;
 use pretty_assertions::assert_eq;
+use serde_json::Value;
 use serde_json::json;
 
 use super::*;
@@ -357,5 +358,72 @@ fn switching_to_compact_prefix_notices_drops_the_permissions_key_silently() {
             "permissions": null,
             "approved_command_prefixes": [["git", "pull"]],
         }))
+    );
+}
+
+/// What the released CLI records: the fingerprint of its own permissions text.
+const RELEASE_FINGERPRINT: &str = "fed2f53df24dd05a217b734cf7ad9abefa7cc6a2";
+
+fn release_baseline(prefixes: Value) -> WorldStateSnapshot {
+    WorldStateSnapshot::from_value(json!({
+        "permissions": {"instructions": RELEASE_FINGERPRINT, "approved_command_prefixes": prefixes}
+    }))
+    .expect("snapshot")
+}
+
+#[test]
+fn a_release_baseline_rederived_under_unchanged_policies_sends_nothing() {
+    let recorded = world_state(section(SandboxMode::ReadOnly, AskForApproval::Never, &[]));
+    let baseline = recorded.rederive_recorded_baseline(&release_baseline(json!([])));
+    let current = world_state(section(SandboxMode::ReadOnly, AskForApproval::Never, &[]));
+    assert!(current.render_diff(&baseline).is_empty());
+    // Without the re-derivation the release's fingerprint never matches this project's text.
+    assert_eq!(current.render_diff(&release_baseline(json!([]))).len(), 1);
+}
+
+#[test]
+fn a_release_baseline_rederived_under_other_policies_restates_them() {
+    let recorded = world_state(section(SandboxMode::ReadOnly, AskForApproval::Never, &[]));
+    let baseline = recorded.rederive_recorded_baseline(&release_baseline(json!([])));
+    let current = world_state(section(
+        SandboxMode::WorkspaceWrite,
+        AskForApproval::Never,
+        &[],
+    ));
+    let rendered = current.render_diff(&baseline);
+    assert_eq!(rendered.len(), 1);
+    assert!(
+        rendered[0]
+            .render()
+            .starts_with("<permissions instructions>")
+    );
+}
+
+#[test]
+fn rederiving_keeps_the_recorded_prefixes() {
+    let recorded = world_state(section(SandboxMode::ReadOnly, AskForApproval::Never, &[]));
+    let baseline =
+        recorded.rederive_recorded_baseline(&release_baseline(json!([["git", "status"]])));
+    assert_eq!(
+        baseline.get("permissions"),
+        Some(&json!({
+            "approved_command_prefixes": [["git", "status"]],
+            "instructions": section(SandboxMode::ReadOnly, AskForApproval::Never, &[])
+                .instructions_hash
+                .as_str(),
+        }))
+    );
+    // A prefix approved since is announced as saved, not as a new permissions block.
+    let current = world_state(section(
+        SandboxMode::ReadOnly,
+        AskForApproval::Never,
+        &[&["git", "status"], &["cargo", "test"]],
+    ));
+    let rendered = current.render_diff(&baseline);
+    assert_eq!(rendered.len(), 1);
+    assert!(
+        !rendered[0]
+            .render()
+            .starts_with("<permissions instructions>")
     );
 }

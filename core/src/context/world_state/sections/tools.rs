@@ -175,6 +175,20 @@ impl WorldStateSection for ToolsSection {
         !self.namespaces.is_empty()
     }
 
+    /// A namespace's description is prose (its tools' own), so a recorded namespace this section
+    /// also lists takes this section's description; only added and removed names remain.
+    fn rederive_recorded(&self, recorded: &ToolsSnapshot) -> Option<ToolsSnapshot> {
+        Some(
+            recorded
+                .iter()
+                .map(|(name, description)| {
+                    let own = self.namespaces.get(name).unwrap_or(description);
+                    (name.clone(), own.clone())
+                })
+                .collect(),
+        )
+    }
+
     fn render_diff(
         &self,
         previous: PreviousSectionState<'_, ToolsSnapshot>,

@@ -182,3 +182,31 @@ fn catalog_builds_tools_from_json_inputs() {
         "(role - developer)\n<tools>\nAdded deferred tool namespaces:\n- drive: Shared documents.\n</tools>"
     );
 }
+
+#[test]
+fn recorded_descriptions_are_rederived_and_names_stay() {
+    let own = section(&[("multi_agent", "Our words.")]);
+    let recorded: ToolsSnapshot = [
+        (
+            "multi_agent".to_string(),
+            "The release's words.".to_string(),
+        ),
+        ("gone".to_string(), "Removed since.".to_string()),
+    ]
+    .into_iter()
+    .collect();
+    let rederived = own.rederive_recorded(&recorded).expect("rederived");
+    assert_eq!(
+        rederived,
+        [
+            ("gone".to_string(), "Removed since.".to_string()),
+            ("multi_agent".to_string(), "Our words.".to_string()),
+        ]
+        .into_iter()
+        .collect::<ToolsSnapshot>()
+    );
+    // Only the removed namespace is news.
+    let update = rendered(&own, Known(&rederived));
+    assert!(update.contains("gone"), "{update}");
+    assert!(!update.contains("Our words."), "{update}");
+}
