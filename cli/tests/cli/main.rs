@@ -24,6 +24,7 @@ mod readme;
 mod request;
 mod resume_elsewhere;
 mod send;
+mod send_provider;
 mod send_server;
 mod send_session_live;
 mod session;
