@@ -79,6 +79,7 @@ pub struct ConfigToml {
     pub model_reasoning_effort: Option<ReasoningEffort>,
     pub model_reasoning_summary: Option<ReasoningSummary>,
     pub model_verbosity: Option<Verbosity>,
+    #[serde(deserialize_with = "feature_toggles")]
     pub features: Option<BTreeMap<String, bool>>,
     /// Pinned `YYYY-MM-DD`.
     pub current_date: Option<String>,
@@ -89,6 +90,9 @@ pub struct ConfigToml {
     pub seed: Option<u64>,
     pub cwd: Option<PathBuf>,
     pub collaboration_mode: Option<ModeKind>,
+    /// This project's switch; upstream's `[realtime]` table (websocket session settings) is
+    /// accepted as "not set".
+    #[serde(deserialize_with = "realtime_switch")]
     pub realtime: Option<bool>,
     /// Seconds between current-time reminders.
     pub current_time_reminder_interval: Option<u64>,
@@ -127,6 +131,76 @@ where
     }
 
     deserializer.deserialize_any(PolicyVisitor).map(Some)
+}
+
+/// `[features]`: each key `true`/`false`, or upstream's table form (`[features.NAME]` with an
+/// optional `enabled` and settings this project ignores); a table without `enabled` sets nothing.
+fn feature_toggles<'de, D>(deserializer: D) -> Result<Option<BTreeMap<String, bool>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    /// A key's value: `Some(enabled)`, or `None` for a table without `enabled`.
+    struct Toggle(Option<bool>);
+
+    impl<'de> Deserialize<'de> for Toggle {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            struct ToggleVisitor;
+
+            impl<'de> serde::de::Visitor<'de> for ToggleVisitor {
+                type Value = Toggle;
+
+                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str("a boolean or a feature table")
+                }
+
+                fn visit_bool<E: serde::de::Error>(self, enabled: bool) -> Result<Toggle, E> {
+                    Ok(Toggle(Some(enabled)))
+                }
+
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> Result<Toggle, A::Error> {
+                    let mut enabled = None;
+                    while let Some(key) = map.next_key::<String>()? {
+                        if key == "enabled" {
+                            enabled = Some(map.next_value::<bool>()?);
+                        } else {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                    Ok(Toggle(enabled))
+                }
+            }
+
+            deserializer.deserialize_any(ToggleVisitor)
+        }
+    }
+
+    let toggles = BTreeMap::<String, Toggle>::deserialize(deserializer)?;
+    Ok(Some(
+        toggles
+            .into_iter()
+            .filter_map(|(key, Toggle(enabled))| enabled.map(|enabled| (key, enabled)))
+            .collect(),
+    ))
+}
+
+/// `realtime = true|false`, or upstream's `[realtime]` table, read as "not set".
+fn realtime_switch<'de, D>(deserializer: D) -> Result<Option<bool>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Realtime {
+        Switch(bool),
+        Upstream(toml::Table),
+    }
+    Ok(match Realtime::deserialize(deserializer)? {
+        Realtime::Switch(enabled) => Some(enabled),
+        Realtime::Upstream(_settings) => None,
+    })
 }
 
 /// `model_provider = "id"` or `model_provider = { id = "…", base_url = "…" }`.

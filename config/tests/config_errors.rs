@@ -47,7 +47,7 @@ fn wrong_type_inside_a_table_names_the_dotted_key() {
     assert_eq!(
         message,
         format!(
-            "{}:4:8: key `features.apps`: invalid type: string \"yes\", expected a boolean",
+            "{}:4:8: key `features.apps`: invalid type: string \"yes\", expected a boolean or a feature table",
             fixture.config_path().display()
         )
     );

@@ -5,6 +5,7 @@
 
 mod config_support;
 
+use codex_config::Feature;
 use codex_config::KeyStatus;
 use codex_config::KeyUse;
 use codex_config::ModelProvider;
@@ -189,5 +190,60 @@ fn the_chat_wire_api_is_refused() {
     assert!(
         message.contains("model_providers.old.wire_api"),
         "{message}"
+    );
+}
+
+#[test]
+fn upstream_shapes_of_shared_keys_load_without_errors_or_warnings() {
+    let fixture = Fixture::new(Some(
+        r#"model = "gpt-5.5"
+notify = ["say", "done"]
+realtime = { version = "v2", type = "conversational" }
+
+[skills]
+include_instructions = true
+max_context_tokens = 4000
+
+[skills.bundled]
+enabled = false
+
+[[skills.config]]
+path = "/x/SKILL.md"
+enabled = false
+
+[features]
+personality = true
+shell_snapshot = false
+
+[features.multi_agent_v2]
+enabled = true
+usage_hint_enabled = false
+
+[features.code_mode]
+enabled = false
+
+[features.token_budget]
+reminder_threshold_tokens = 1000
+
+[profiles.fast]
+model = "gpt-5.4"
+
+[mcp_servers.docs]
+command = "docs"
+args = ["--stdio"]
+env = { DOCS_TOKEN = "x" }
+"#,
+    ));
+    let config = fixture.load().unwrap();
+    assert_eq!(config.warnings, Vec::new());
+    assert!(config.features.enabled(Feature::MultiAgentV2));
+    // A feature table without `enabled` sets nothing: token_budget keeps its default.
+    assert!(!config.features.enabled(Feature::TokenBudget));
+    assert!(!config.realtime);
+    assert_eq!(config.model.as_deref(), Some("gpt-5.5"));
+    assert!(
+        config
+            .skills
+            .is_some_and(|skills| skills.include_instructions)
     );
 }
