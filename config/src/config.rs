@@ -449,6 +449,7 @@ impl ModelProvider {
                 name: Some("OpenAI".to_string()),
                 base_url: openai_base_url,
                 key: ProviderKey::OpenAi,
+                http_headers: vec![("version".to_string(), env!("CARGO_PKG_VERSION").to_string())],
                 env_http_headers: vec![
                     (
                         "OpenAI-Organization".to_string(),

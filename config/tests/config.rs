@@ -49,6 +49,7 @@ fn defaults_apply_without_a_config_file() {
                 name: Some("OpenAI".to_string()),
                 base_url: None,
                 key: ProviderKey::OpenAi,
+                http_headers: vec![("version".to_string(), env!("CARGO_PKG_VERSION").to_string())],
                 env_http_headers: vec![
                     (
                         "OpenAI-Organization".to_string(),

@@ -227,3 +227,33 @@ fn send_names_a_provider_config_toml_does_not_define() {
         run.stderr
     );
 }
+
+#[test]
+fn the_built_in_openai_provider_sends_its_version_and_organization_headers() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = answering_server();
+    let base_url = server.base_url();
+    let run = send(
+        dir.path(),
+        &[
+            ("OPENAI_API_KEY", SECRET_KEY),
+            ("OPENAI_ORGANIZATION", "org-1"),
+        ],
+        &["--base-url", &base_url],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1);
+    assert_eq!(
+        (
+            requests[0].header("authorization"),
+            requests[0].header("version"),
+            requests[0].header("openai-organization"),
+        ),
+        (
+            Some(format!("Bearer {SECRET_KEY}").as_str()),
+            Some(env!("CARGO_PKG_VERSION")),
+            Some("org-1"),
+        )
+    );
+}
