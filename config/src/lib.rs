@@ -45,7 +45,6 @@ pub use toml_layer::WireApi;
 pub use known_keys::KeyStatus;
 pub use known_keys::KeyUse;
 pub use known_keys::KnownKey;
-pub use known_keys::config_key_has_children;
 pub use known_keys::config_key_status;
 pub use known_keys::known_config_keys;
 
