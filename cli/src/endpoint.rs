@@ -14,6 +14,7 @@ use codex_client::ResponsesLite;
 use codex_client::StreamProgress;
 use codex_client::resolve_base_url;
 use codex_config::ModelProvider;
+use codex_config::ProviderKey;
 use codex_core::ResponsesRequest;
 use codex_protocol::ResponseItem;
 use codex_script::AssistantReply;
@@ -31,7 +32,8 @@ pub struct EndpointArgs {
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
 
-    /// Environment variable holding the API key (default: `OPENAI_API_KEY`).
+    /// Environment variable holding the API key (default: the configured provider's `env_key`,
+    /// else `OPENAI_API_KEY` for the OpenAI provider; a provider without `env_key` gets none).
     #[arg(long, value_name = "NAME")]
     pub api_key_env: Option<String>,
 }
@@ -44,10 +46,15 @@ impl EndpointArgs {
         resolve_base_url(self.base_url.as_deref(), configured, environment.as_deref())
     }
 
-    /// The key from `--api-key-env` (else `OPENAI_API_KEY`); an unset or empty variable is an
-    /// error naming it.
-    pub fn api_key(&self) -> anyhow::Result<ApiKey> {
-        let env_var = self.api_key_env.as_deref().unwrap_or(OPENAI_API_KEY_ENV);
+    /// The key from `--api-key-env`, else where the provider takes it from (its `env_key`,
+    /// `OPENAI_API_KEY`, or no key at all); an unset or empty variable is an error naming it.
+    pub fn api_key(&self, provider: Option<&ModelProvider>) -> anyhow::Result<ApiKey> {
+        let env_var = match (&self.api_key_env, provider.map(|provider| &provider.key)) {
+            (Some(env_var), _) => env_var.as_str(),
+            (None, Some(ProviderKey::Env(env_var))) => env_var.as_str(),
+            (None, Some(ProviderKey::None)) => return Ok(ApiKey::absent()),
+            (None, Some(ProviderKey::OpenAi) | None) => OPENAI_API_KEY_ENV,
+        };
         Ok(ApiKey::from_env(env_var)?)
     }
 
@@ -67,7 +74,8 @@ impl EndpointArgs {
     }
 
     /// A client for the resolved base URL, authenticated with `key`, with the configured
-    /// provider's retries and timeouts (`None`: the defaults).
+    /// provider's query parameters, headers (an `env_http_headers` entry whose variable is unset
+    /// or blank is left out), retries and timeouts (`None`: the defaults).
     pub fn client(
         &self,
         provider: Option<&ModelProvider>,
@@ -77,6 +85,15 @@ impl EndpointArgs {
         let mut config = ClientConfig::new(base_url.url, key);
         if let Some(provider) = provider {
             config = config.with_network(&provider.network);
+            config.query_params = provider.query_params.clone();
+            config.provider_headers = provider.http_headers.clone();
+            for (name, env_var) in &provider.env_http_headers {
+                if let Ok(value) = std::env::var(env_var)
+                    && !value.trim().is_empty()
+                {
+                    config.provider_headers.push((name.clone(), value));
+                }
+            }
         }
         Ok(ResponsesClient::new(config)?)
     }
@@ -128,9 +145,13 @@ impl TurnResponder for LiveReplies {
                 } else {
                     ResponsesLite::Off
                 };
+                let metadata = request.client_metadata.as_ref();
                 let headers = RequestHeaders {
                     session_id: request.prompt_cache_key.clone(),
                     thread_id: request.prompt_cache_key.clone(),
+                    window_id: metadata.map(|metadata| metadata.window_id.clone()),
+                    turn_metadata: metadata.map(|metadata| metadata.turn_metadata.clone()),
+                    beta_features: None,
                     responses_lite,
                     extra: Vec::new(),
                 };

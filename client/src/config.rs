@@ -21,8 +21,9 @@ pub const OPENAI_API_BASE_URL: &str = "https://api.openai.com/v1";
 pub const OPENAI_API_KEY_ENV: &str = "OPENAI_API_KEY";
 /// Environment variable that overrides the default base URL.
 pub const OPENAI_BASE_URL_ENV: &str = "OPENAI_BASE_URL";
-/// Upstream's `originator` header value for its CLI.
-pub const DEFAULT_ORIGINATOR: &str = "codex_cli_rs";
+/// The `originator` header value: upstream's non-interactive `codex exec` sends this one, and
+/// every command of this project that reaches a provider is non-interactive.
+pub const DEFAULT_ORIGINATOR: &str = "codex_exec";
 /// Header that marks a Responses Lite request.
 pub const RESPONSES_LITE_HEADER: &str = "x-openai-internal-codex-responses-lite";
 pub const DEFAULT_REQUEST_MAX_RETRIES: u32 = 4;
@@ -65,6 +66,15 @@ impl ApiKey {
                 env_var: env_var.to_string(),
             }),
         }
+    }
+
+    /// No key: requests carry no `Authorization` header (a provider without `env_key`).
+    pub fn absent() -> Self {
+        Self(String::new())
+    }
+
+    pub(crate) fn is_absent(&self) -> bool {
+        self.0.is_empty()
     }
 
     pub(crate) fn expose(&self) -> &str {
@@ -140,6 +150,18 @@ pub fn resolve_base_url(
     })
 }
 
+/// `ORIGINATOR/VERSION (OS; ARCH) unknown (ORIGINATOR; VERSION)`: the shape of upstream's
+/// user agent, with this project's version; the terminal is not detected (upstream writes
+/// `unknown` when it cannot tell).
+pub fn user_agent(originator: &str) -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    format!(
+        "{originator}/{version} ({}; {}) unknown ({originator}; {version})",
+        std::env::consts::OS,
+        std::env::consts::ARCH
+    )
+}
+
 /// Everything a client needs besides the per-request body and headers.
 #[derive(Debug, Clone)]
 pub struct ClientConfig {
@@ -148,6 +170,12 @@ pub struct ClientConfig {
     pub api_key: ApiKey,
     /// `originator` header value.
     pub originator: String,
+    /// `user-agent` header value ([`user_agent`]).
+    pub user_agent: String,
+    /// Appended to every request URL (the provider's `query_params`).
+    pub query_params: Vec<(String, String)>,
+    /// Sent with every request (the provider's `http_headers` and set `env_http_headers`).
+    pub provider_headers: Vec<(String, String)>,
     /// Retries of a request that failed before its stream started (429, 5xx, transport).
     pub request_max_retries: u32,
     /// Retries of a whole request whose stream broke off or failed retryably
@@ -179,6 +207,9 @@ impl ClientConfig {
             base_url: base_url.into(),
             api_key,
             originator: DEFAULT_ORIGINATOR.to_string(),
+            user_agent: user_agent(DEFAULT_ORIGINATOR),
+            query_params: Vec::new(),
+            provider_headers: Vec::new(),
             request_max_retries: DEFAULT_REQUEST_MAX_RETRIES,
             stream_max_retries: DEFAULT_STREAM_MAX_RETRIES,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
@@ -262,8 +293,14 @@ impl ResponsesLite {
 pub struct RequestHeaders {
     /// `session-id`: the cache-affinity id (prompt cache key of a root agent).
     pub session_id: Option<String>,
-    /// `thread-id`.
+    /// `thread-id`, and `x-client-request-id` as upstream sends it.
     pub thread_id: Option<String>,
+    /// `x-codex-window-id`: `THREAD_ID:N`, N counting the thread's compactions.
+    pub window_id: Option<String>,
+    /// `x-codex-turn-metadata`: the JSON the body carries in `client_metadata`.
+    pub turn_metadata: Option<String>,
+    /// `x-codex-beta-features`: comma-separated feature keys.
+    pub beta_features: Option<String>,
     pub responses_lite: ResponsesLite,
     /// Further headers, sent as given after the standard ones (e.g. `x-codex-turn-state`).
     pub extra: Vec<(String, String)>,

@@ -15,6 +15,7 @@ use reqwest::header::HeaderMap;
 use reqwest::header::HeaderName;
 use reqwest::header::HeaderValue;
 use reqwest::header::IF_NONE_MATCH;
+use reqwest::header::USER_AGENT;
 
 use super::config::ClientConfig;
 use super::config::RESPONSES_LITE_HEADER;
@@ -96,8 +97,14 @@ impl ResponsesClient {
                 .push(segment);
             Ok::<Url, ClientError>(url)
         };
-        let responses_url = endpoint("responses")?;
-        let models_url = endpoint("models")?;
+        let with_query = |mut url: Url| {
+            if !config.query_params.is_empty() {
+                url.query_pairs_mut().extend_pairs(&config.query_params);
+            }
+            url
+        };
+        let responses_url = with_query(endpoint("responses")?);
+        let models_url = with_query(endpoint("models")?);
         let builder = match proxy_use(&responses_url) {
             ProxyUse::Environment => reqwest::Client::builder(),
             ProxyUse::Direct => reqwest::Client::builder().no_proxy(),
@@ -290,8 +297,18 @@ impl ResponsesClient {
         headers.insert(ACCEPT, HeaderValue::from_static("text/event-stream"));
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         let optional = [
+            ("x-client-request-id", request_headers.thread_id.as_deref()),
             ("session-id", request_headers.session_id.as_deref()),
             ("thread-id", request_headers.thread_id.as_deref()),
+            ("x-codex-window-id", request_headers.window_id.as_deref()),
+            (
+                "x-codex-turn-metadata",
+                request_headers.turn_metadata.as_deref(),
+            ),
+            (
+                "x-codex-beta-features",
+                request_headers.beta_features.as_deref(),
+            ),
         ];
         for (name, value) in optional {
             if let Some(value) = value {
@@ -371,18 +388,30 @@ impl ResponsesClient {
         self.config.sleeper.sleep(delay).await;
     }
 
-    /// Authorization and originator, sent on every call.
+    /// The provider's headers, then authorization (unless there is no key), originator and
+    /// user agent, sent on every call.
     fn common_headers(&self) -> Result<HeaderMap, ClientError> {
         let mut headers = HeaderMap::new();
-        let mut authorization = header_value(
-            AUTHORIZATION.as_str(),
-            &format!("Bearer {}", self.config.api_key.expose()),
-        )?;
-        authorization.set_sensitive(true);
-        headers.insert(AUTHORIZATION, authorization);
+        for (name, value) in &self.config.provider_headers {
+            let header_name = HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| ClientError::InvalidHeader { name: name.clone() })?;
+            headers.insert(header_name, header_value(name, value)?);
+        }
+        if !self.config.api_key.is_absent() {
+            let mut authorization = header_value(
+                AUTHORIZATION.as_str(),
+                &format!("Bearer {}", self.config.api_key.expose()),
+            )?;
+            authorization.set_sensitive(true);
+            headers.insert(AUTHORIZATION, authorization);
+        }
         headers.insert(
             HeaderName::from_static("originator"),
             header_value("originator", &self.config.originator)?,
+        );
+        headers.insert(
+            USER_AGENT,
+            header_value("user-agent", &self.config.user_agent)?,
         );
         Ok(headers)
     }

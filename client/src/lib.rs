@@ -58,6 +58,7 @@ pub use config::RequestHeaders;
 pub use config::ResolvedBaseUrl;
 pub use config::ResponsesLite;
 pub use config::resolve_base_url;
+pub use config::user_agent;
 pub use error::ClientError;
 pub use error::FailureCode;
 pub use error::WaitedFor;

@@ -50,6 +50,9 @@ fn session_headers(responses_lite: ResponsesLite) -> RequestHeaders {
     RequestHeaders {
         session_id: Some("session-1".to_string()),
         thread_id: Some("thread-1".to_string()),
+        window_id: Some("thread-1:0".to_string()),
+        turn_metadata: Some("{\"turn_id\":\"turn-1\"}".to_string()),
+        beta_features: Some("remote_compaction_v2".to_string()),
         responses_lite,
         extra: vec![("x-codex-turn-state".to_string(), "sticky-1".to_string())],
     }
@@ -102,6 +105,11 @@ async fn body_arrives_byte_for_byte_with_the_session_headers() {
         "thread-id",
         "x-openai-internal-codex-responses-lite",
         "x-codex-turn-state",
+        "x-client-request-id",
+        "x-codex-window-id",
+        "x-codex-turn-metadata",
+        "x-codex-beta-features",
+        "user-agent",
     ];
     assert_eq!(
         (
@@ -121,6 +129,11 @@ async fn body_arrives_byte_for_byte_with_the_session_headers() {
                 Some("thread-1".to_string()),
                 Some("true".to_string()),
                 Some("sticky-1".to_string()),
+                Some("thread-1".to_string()),
+                Some("thread-1:0".to_string()),
+                Some("{\"turn_id\":\"turn-1\"}".to_string()),
+                Some("remote_compaction_v2".to_string()),
+                Some(codex_client::user_agent("codex_exec")),
             ],
         )
     );

@@ -31,6 +31,8 @@ use crate::error::ConfigWarning;
 use crate::error::WorkingDirectoryError;
 use crate::features::Feature;
 use crate::features::Features;
+use crate::known_keys::KeyStatus;
+use crate::known_keys::config_key_status;
 use crate::overrides;
 use crate::overrides::CliOverride;
 use crate::overrides::ConfigFile;
@@ -48,15 +50,44 @@ pub const DEFAULT_CODEX_HOME_DIR: &str = ".codex";
 /// Provider id used when none is configured.
 pub const DEFAULT_MODEL_PROVIDER_ID: &str = "openai";
 
-/// The model provider requests go to.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The model provider requests go to: `model_provider = "ID"` resolved against the built-in
+/// providers and `[model_providers.ID]` (a configured provider never replaces a built-in one, as
+/// upstream's codex-rs/model-provider-info/src/lib.rs merges them), or this project's inline
+/// `model_provider = { … }` table.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ModelProvider {
     pub id: String,
     pub name: Option<String>,
+    /// `None`: the client's default (`$OPENAI_BASE_URL`, else the OpenAI API).
     pub base_url: Option<String>,
+    /// Where the API key comes from.
+    pub key: ProviderKey,
+    /// Appended to every request URL, in this order.
+    pub query_params: Vec<(String, String)>,
+    /// Sent with every request as given.
+    pub http_headers: Vec<(String, String)>,
+    /// Header name and the environment variable holding its value; a header whose variable is
+    /// unset or blank is not sent.
+    pub env_http_headers: Vec<(String, String)>,
     /// Retry and timeout settings; `None` keeps the client's default.
     pub network: ProviderNetwork,
 }
+
+/// Where a provider's API key comes from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ProviderKey {
+    /// The named environment variable (`env_key`); unset or blank is an error.
+    Env(String),
+    /// `OPENAI_API_KEY`: the built-in `openai` provider, one with `requires_openai_auth`, and
+    /// this project's inline provider table.
+    #[default]
+    OpenAi,
+    /// No key: requests carry no `Authorization` header.
+    None,
+}
+
+/// The providers every configuration has, by id.
+pub const BUILT_IN_MODEL_PROVIDERS: [&str; 3] = ["openai", "ollama", "lmstudio"];
 
 /// How patient the client is with the provider ([`ModelProviderTable`]'s retry and timeout
 /// keys); `None` keeps the client's default.
@@ -101,6 +132,9 @@ pub struct Config {
     pub model_reasoning_summary: Option<ReasoningSummary>,
     pub model_verbosity: Option<Verbosity>,
     pub features: Features,
+    /// The enabled [`BETA_HEADER_FEATURES`](crate::BETA_HEADER_FEATURES), comma-separated, for
+    /// the `x-codex-beta-features` header; `None` when none is enabled.
+    pub beta_features: Option<String>,
     /// `YYYY-MM-DD`, pinned or today in `timezone`.
     pub current_date: String,
     /// IANA zone name, pinned or from `$TZ` / the system.
@@ -162,7 +196,7 @@ impl Config {
         let mut flag_layer = flags.to_layer();
         flag_layer.resolve_paths(process_dir);
         for key in flags.features.keys() {
-            if Feature::from_key(key).is_none() {
+            if config_key_status(&["features", key]) == KeyStatus::Unknown {
                 warnings.push(ConfigWarning::UnknownFeature {
                     origin: ConfigOrigin::Flag {
                         key: "features".to_string(),
@@ -256,6 +290,20 @@ impl Config {
                 )?),
                 None => merged.base_instructions.clone(),
             };
+        let beta_features = crate::features::BETA_HEADER_FEATURES
+            .iter()
+            .filter(|(key, default)| {
+                merged
+                    .features
+                    .as_ref()
+                    .and_then(|features| features.get(*key))
+                    .copied()
+                    .unwrap_or(*default)
+            })
+            .map(|(key, _)| *key)
+            .collect::<Vec<_>>()
+            .join(",");
+        let beta_features = (!beta_features.is_empty()).then_some(beta_features);
         let mut features = Features::default();
         for (key, enabled) in merged.features.iter().flatten() {
             if let Some(feature) = Feature::from_key(key) {
@@ -267,28 +315,12 @@ impl Config {
             config_path,
             cwd,
             model: merged.model,
-            model_provider: match merged.model_provider {
-                Some(ModelProviderToml::Id(id)) => ModelProvider {
-                    id,
-                    name: None,
-                    base_url: None,
-                    network: ProviderNetwork::default(),
-                },
-                Some(ModelProviderToml::Table(table)) => ModelProvider {
-                    network: ProviderNetwork::from_table(&table, &provider_origin)?,
-                    id: table
-                        .id
-                        .unwrap_or_else(|| DEFAULT_MODEL_PROVIDER_ID.to_string()),
-                    name: table.name,
-                    base_url: table.base_url,
-                },
-                None => ModelProvider {
-                    id: DEFAULT_MODEL_PROVIDER_ID.to_string(),
-                    name: None,
-                    base_url: None,
-                    network: ProviderNetwork::default(),
-                },
-            },
+            model_provider: ModelProvider::resolve(
+                merged.model_provider,
+                merged.model_providers.unwrap_or_default(),
+                merged.openai_base_url,
+                &provider_origin,
+            )?,
             personality: merged.personality,
             sandbox_mode: merged.sandbox_mode.unwrap_or_default(),
             approval_policy: merged.approval_policy.unwrap_or_default(),
@@ -312,6 +344,7 @@ impl Config {
             model_reasoning_summary: merged.model_reasoning_summary,
             model_verbosity: merged.model_verbosity,
             features,
+            beta_features,
             current_date,
             timezone,
             shell: env.resolve_shell(merged.shell),
@@ -381,6 +414,94 @@ pub fn check_working_directory(path: &Path) -> Result<(), WorkingDirectoryError>
             path: path.to_path_buf(),
             source,
         }),
+    }
+}
+
+impl ModelProvider {
+    /// The provider `selected` names (default `openai`), with its settings.
+    fn resolve(
+        selected: Option<ModelProviderToml>,
+        mut configured: std::collections::BTreeMap<String, ModelProviderTable>,
+        openai_base_url: Option<String>,
+        origin: &ConfigOrigin,
+    ) -> Result<Self, ConfigError> {
+        let id = match selected {
+            Some(ModelProviderToml::Table(table)) => {
+                let id = table
+                    .id
+                    .clone()
+                    .unwrap_or_else(|| DEFAULT_MODEL_PROVIDER_ID.to_string());
+                return Self::from_table(id, *table, ProviderKey::OpenAi, origin);
+            }
+            Some(ModelProviderToml::Id(id)) => id,
+            None => DEFAULT_MODEL_PROVIDER_ID.to_string(),
+        };
+        let local = |port: u16| Self {
+            id: id.clone(),
+            name: Some("gpt-oss".to_string()),
+            base_url: Some(format!("http://localhost:{port}/v1")),
+            key: ProviderKey::None,
+            ..Self::default()
+        };
+        match id.as_str() {
+            "openai" => Ok(Self {
+                id: id.clone(),
+                name: Some("OpenAI".to_string()),
+                base_url: openai_base_url,
+                key: ProviderKey::OpenAi,
+                http_headers: vec![("version".to_string(), env!("CARGO_PKG_VERSION").to_string())],
+                env_http_headers: vec![
+                    (
+                        "OpenAI-Organization".to_string(),
+                        "OPENAI_ORGANIZATION".to_string(),
+                    ),
+                    ("OpenAI-Project".to_string(), "OPENAI_PROJECT".to_string()),
+                ],
+                ..Self::default()
+            }),
+            "ollama" => Ok(local(11434)),
+            "lmstudio" => Ok(local(1234)),
+            _ => match configured.remove(&id) {
+                Some(table) => Self::from_table(id, table, ProviderKey::None, origin),
+                None => Err(ConfigError::InvalidValue {
+                    origin: origin.clone(),
+                    key: "model_provider".to_string(),
+                    message: format!(
+                        "no provider `{id}`: define it under [model_providers.{id}] or choose one of {}",
+                        BUILT_IN_MODEL_PROVIDERS.join(", ")
+                    ),
+                }),
+            },
+        }
+    }
+
+    /// A provider from its table; `no_env_key` is where the key comes from without `env_key`
+    /// and `requires_openai_auth`.
+    fn from_table(
+        id: String,
+        table: ModelProviderTable,
+        no_env_key: ProviderKey,
+        origin: &ConfigOrigin,
+    ) -> Result<Self, ConfigError> {
+        let network = ProviderNetwork::from_table(&table, origin)?;
+        let key = match (table.env_key, table.requires_openai_auth) {
+            (Some(env_key), _) => ProviderKey::Env(env_key),
+            (None, Some(true)) => ProviderKey::OpenAi,
+            (None, Some(false) | None) => no_env_key,
+        };
+        let pairs = |map: Option<std::collections::BTreeMap<String, String>>| {
+            map.unwrap_or_default().into_iter().collect::<Vec<_>>()
+        };
+        Ok(Self {
+            id,
+            name: table.name,
+            base_url: table.base_url,
+            key,
+            query_params: pairs(table.query_params),
+            http_headers: pairs(table.http_headers),
+            env_http_headers: pairs(table.env_http_headers),
+            network,
+        })
     }
 }
 

@@ -95,6 +95,12 @@ impl Feature {
     }
 }
 
+/// Upstream's features named in the `x-codex-beta-features` request header when enabled (its
+/// experimental-stage features and `remote_compaction_v2`), in upstream's order, with their
+/// defaults. This project implements neither; their `[features]` keys only decide the header.
+pub const BETA_HEADER_FEATURES: [(&str, bool); 2] =
+    [("network_proxy", false), ("remote_compaction_v2", true)];
+
 /// The effective set of enabled features.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Features {

@@ -8,17 +8,20 @@ mod config;
 mod environment;
 mod error;
 mod features;
+mod known_keys;
 mod overrides;
 mod skills;
 mod toml_layer;
 
 // The resolved configuration and the provider it names.
+pub use config::BUILT_IN_MODEL_PROVIDERS;
 pub use config::CONFIG_TOML_FILE;
 pub use config::Config;
 pub use config::DEFAULT_CODEX_HOME_DIR;
 pub use config::DEFAULT_MODEL_PROVIDER_ID;
 pub use config::MAX_PROVIDER_RETRIES;
 pub use config::ModelProvider;
+pub use config::ProviderKey;
 pub use config::ProviderNetwork;
 pub use config::check_working_directory;
 
@@ -35,6 +38,15 @@ pub use toml_layer::KNOWN_KEYS;
 pub use toml_layer::ModelProviderTable;
 pub use toml_layer::ModelProviderToml;
 pub use toml_layer::ProjectRootMarkersToml;
+pub use toml_layer::WireApi;
+
+// Every valid config.toml key path (upstream's schema and this project's own keys) and what this
+// project does with it; a key the table does not know draws a warning.
+pub use known_keys::KeyStatus;
+pub use known_keys::KeyUse;
+pub use known_keys::KnownKey;
+pub use known_keys::config_key_status;
+pub use known_keys::known_config_keys;
 
 // Why loading failed, where a value came from, and what was ignored with a warning.
 pub use error::ConfigError;
@@ -43,6 +55,7 @@ pub use error::ConfigWarning;
 pub use error::WorkingDirectoryError;
 
 // Feature flags (`[features]`).
+pub use features::BETA_HEADER_FEATURES;
 pub use features::Feature;
 pub use features::Features;
 

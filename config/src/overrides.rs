@@ -16,9 +16,11 @@ use super::ConfigError;
 use super::ConfigOrigin;
 use super::ConfigToml;
 use super::ConfigWarning;
-use super::Feature;
 use super::KNOWN_KEYS;
 use super::ModelProviderToml;
+use crate::known_keys::KeyStatus;
+use crate::known_keys::KeyUse;
+use crate::known_keys::config_key_status;
 
 /// Whether loading reads `config.toml` from CODEX_HOME.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -156,21 +158,28 @@ pub(crate) fn cli_layer(
             Some(split) => split,
             None => continue,
         };
-        if !KNOWN_KEYS.contains(&top.as_str()) {
-            warnings.push(ConfigWarning::UnknownKey {
-                origin: origin(),
-                key: cli_override.path.join("."),
-            });
-            continue;
+        let segments: Vec<&str> = cli_override.path.iter().map(String::as_str).collect();
+        match (config_key_status(&segments), top.as_str(), rest) {
+            (KeyStatus::Unknown, "features", [feature]) => {
+                warnings.push(ConfigWarning::UnknownFeature {
+                    origin: origin(),
+                    key: feature.clone(),
+                });
+                continue;
+            }
+            (KeyStatus::Unknown, _, _) => {
+                warnings.push(ConfigWarning::UnknownKey {
+                    origin: origin(),
+                    key: cli_override.path.join("."),
+                });
+                continue;
+            }
+            // A valid key this project does nothing with.
+            (KeyStatus::Listed(KeyUse::Ignored), _, _) => continue,
+            (KeyStatus::Listed(KeyUse::Read | KeyUse::Ours) | KeyStatus::Table, _, _) => {}
         }
-        if top == "features"
-            && let [feature] = rest
-            && Feature::from_key(feature).is_none()
-        {
-            warnings.push(ConfigWarning::UnknownFeature {
-                origin: origin(),
-                key: feature.clone(),
-            });
+        if !KNOWN_KEYS.contains(&top.as_str()) {
+            continue;
         }
         let mut nested = cli_override.value.clone();
         for segment in rest.iter().rev() {

@@ -10,13 +10,17 @@ use serde::Deserialize;
 use serde::Serialize;
 
 /// The `[skills]` table of one configuration layer; `None` fields are not set here.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SkillsToml {
     /// Whether skills catalogues are listed in the model context (default `true`).
     pub include_instructions: Option<bool>,
     /// Skills on the host file system.
     pub host: Option<Vec<SkillToml>>,
+    /// Upstream's `bundled`, `config` and `max_context_tokens`: accepted, without effect here.
+    pub bundled: Option<toml::Value>,
+    pub config: Option<toml::Value>,
+    pub max_context_tokens: Option<toml::Value>,
 }
 
 /// One declared skill.
@@ -35,6 +39,9 @@ impl SkillsToml {
         SkillsToml {
             include_instructions: higher.include_instructions.or(self.include_instructions),
             host: higher.host.or(self.host),
+            bundled: higher.bundled.or(self.bundled),
+            config: higher.config.or(self.config),
+            max_context_tokens: higher.max_context_tokens.or(self.max_context_tokens),
         }
     }
 

@@ -17,10 +17,13 @@ use serde::Serialize;
 use super::ConfigError;
 use super::ConfigOrigin;
 use super::ConfigWarning;
-use super::Feature;
 use super::SkillsToml;
+use crate::known_keys::KeyStatus;
+use crate::known_keys::config_key_has_children;
+use crate::known_keys::config_key_status;
 
-/// Every top-level key [`ConfigToml`] reads; anything else draws a warning.
+/// Every top-level key [`ConfigToml`] has a field for. Which keys are valid at all (upstream's
+/// too) is the table of [`config_key_status`](crate::config_key_status).
 pub const KNOWN_KEYS: &[&str] = &[
     "approval_policy",
     "base_instructions",
@@ -34,9 +37,11 @@ pub const KNOWN_KEYS: &[&str] = &[
     "model_catalog",
     "model_instructions_file",
     "model_provider",
+    "model_providers",
     "model_reasoning_effort",
     "model_reasoning_summary",
     "model_verbosity",
+    "openai_base_url",
     "personality",
     "project_doc_fallback_filenames",
     "project_doc_max_bytes",
@@ -56,6 +61,10 @@ pub const KNOWN_KEYS: &[&str] = &[
 pub struct ConfigToml {
     pub model: Option<String>,
     pub model_provider: Option<ModelProviderToml>,
+    /// `[model_providers.ID]`: providers `model_provider = "ID"` can name.
+    pub model_providers: Option<BTreeMap<String, ModelProviderTable>>,
+    /// The built-in `openai` provider's base URL.
+    pub openai_base_url: Option<String>,
     pub personality: Option<Personality>,
     pub sandbox_mode: Option<SandboxMode>,
     #[serde(deserialize_with = "approval_policy")]
@@ -70,6 +79,7 @@ pub struct ConfigToml {
     pub model_reasoning_effort: Option<ReasoningEffort>,
     pub model_reasoning_summary: Option<ReasoningSummary>,
     pub model_verbosity: Option<Verbosity>,
+    #[serde(deserialize_with = "feature_toggles")]
     pub features: Option<BTreeMap<String, bool>>,
     /// Pinned `YYYY-MM-DD`.
     pub current_date: Option<String>,
@@ -80,6 +90,9 @@ pub struct ConfigToml {
     pub seed: Option<u64>,
     pub cwd: Option<PathBuf>,
     pub collaboration_mode: Option<ModeKind>,
+    /// This project's switch; upstream's `[realtime]` table (websocket session settings) is
+    /// accepted as "not set".
+    #[serde(deserialize_with = "realtime_switch")]
     pub realtime: Option<bool>,
     /// Seconds between current-time reminders.
     pub current_time_reminder_interval: Option<u64>,
@@ -120,22 +133,106 @@ where
     deserializer.deserialize_any(PolicyVisitor).map(Some)
 }
 
+/// `[features]`: each key `true`/`false`, or upstream's table form (`[features.NAME]` with an
+/// optional `enabled` and settings this project ignores); a table without `enabled` sets nothing.
+fn feature_toggles<'de, D>(deserializer: D) -> Result<Option<BTreeMap<String, bool>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    /// A key's value: `Some(enabled)`, or `None` for a table without `enabled`.
+    struct Toggle(Option<bool>);
+
+    impl<'de> Deserialize<'de> for Toggle {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            struct ToggleVisitor;
+
+            impl<'de> serde::de::Visitor<'de> for ToggleVisitor {
+                type Value = Toggle;
+
+                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str("a boolean or a feature table")
+                }
+
+                fn visit_bool<E: serde::de::Error>(self, enabled: bool) -> Result<Toggle, E> {
+                    Ok(Toggle(Some(enabled)))
+                }
+
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> Result<Toggle, A::Error> {
+                    let mut enabled = None;
+                    while let Some(key) = map.next_key::<String>()? {
+                        if key == "enabled" {
+                            enabled = Some(map.next_value::<bool>()?);
+                        } else {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                    Ok(Toggle(enabled))
+                }
+            }
+
+            deserializer.deserialize_any(ToggleVisitor)
+        }
+    }
+
+    let toggles = BTreeMap::<String, Toggle>::deserialize(deserializer)?;
+    Ok(Some(
+        toggles
+            .into_iter()
+            .filter_map(|(key, Toggle(enabled))| enabled.map(|enabled| (key, enabled)))
+            .collect(),
+    ))
+}
+
+/// `realtime = true|false`, or upstream's `[realtime]` table, read as "not set".
+fn realtime_switch<'de, D>(deserializer: D) -> Result<Option<bool>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Realtime {
+        Switch(bool),
+        Upstream(toml::Table),
+    }
+    Ok(match Realtime::deserialize(deserializer)? {
+        Realtime::Switch(enabled) => Some(enabled),
+        Realtime::Upstream(_settings) => None,
+    })
+}
+
 /// `model_provider = "id"` or `model_provider = { id = "…", base_url = "…" }`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ModelProviderToml {
     Id(String),
-    Table(ModelProviderTable),
+    Table(Box<ModelProviderTable>),
 }
 
-/// `model_provider = { … }`. The retry and idle keys are upstream's provider keys; the
-/// connect, first-byte and models timeouts are this project's own.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// A provider's settings: `[model_providers.ID]` (upstream's keys), or this project's inline
+/// `model_provider = { id = "…", … }`. The connect, first-byte and models timeouts are this
+/// project's own; the keys upstream has and this project does not act on are accepted and kept
+/// as written.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ModelProviderTable {
+    /// The provider's id (inline form only).
     pub id: Option<String>,
     pub name: Option<String>,
     pub base_url: Option<String>,
+    /// Environment variable holding the API key.
+    pub env_key: Option<String>,
+    pub wire_api: Option<WireApi>,
+    /// Appended to every request URL.
+    pub query_params: Option<BTreeMap<String, String>>,
+    /// Sent with every request as given.
+    pub http_headers: Option<BTreeMap<String, String>>,
+    /// Header name → environment variable; sent when the variable is set and not blank.
+    pub env_http_headers: Option<BTreeMap<String, String>>,
+    /// Whether the key comes from `OPENAI_API_KEY` when `env_key` is not set.
+    pub requires_openai_auth: Option<bool>,
     /// Retries of a request that failed before its stream started.
     pub request_max_retries: Option<u32>,
     /// Resends of a request whose stream broke off.
@@ -149,6 +246,36 @@ pub struct ModelProviderTable {
     pub first_byte_timeout_ms: Option<u64>,
     /// Longest wait of a `/models` call for its headers or more of its body, in milliseconds.
     pub models_timeout_ms: Option<u64>,
+    pub env_key_instructions: Option<toml::Value>,
+    pub experimental_bearer_token: Option<toml::Value>,
+    pub auth: Option<toml::Value>,
+    pub aws: Option<toml::Value>,
+    pub supports_websockets: Option<toml::Value>,
+    pub websocket_connect_timeout_ms: Option<toml::Value>,
+    pub supports_standalone_web_search: Option<toml::Value>,
+}
+
+/// The wire protocol a provider speaks: upstream knows only the Responses API (`chat` was
+/// removed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WireApi {
+    #[default]
+    Responses,
+}
+
+impl ModelProviderTable {
+    /// `higher` wins per key; `[model_providers.ID]` tables of two layers merge.
+    fn overlay(self, higher: ModelProviderTable) -> ModelProviderTable {
+        let merged = match (toml::Value::try_from(&self), toml::Value::try_from(&higher)) {
+            (Ok(toml::Value::Table(mut lower)), Ok(toml::Value::Table(upper))) => {
+                lower.extend(upper);
+                toml::Value::Table(lower).try_into().ok()
+            }
+            _ => None,
+        };
+        merged.unwrap_or(higher)
+    }
 }
 
 /// Upstream tolerates a malformed `project_root_markers` (warning, default
@@ -167,6 +294,8 @@ impl ConfigToml {
         let ConfigToml {
             model,
             model_provider,
+            model_providers,
+            openai_base_url,
             personality,
             sandbox_mode,
             approval_policy,
@@ -201,6 +330,20 @@ impl ConfigToml {
         ConfigToml {
             model: model.or(self.model),
             model_provider: model_provider.or(self.model_provider),
+            model_providers: match (self.model_providers, model_providers) {
+                (Some(mut lower), Some(higher)) => {
+                    for (id, provider) in higher {
+                        let merged = match lower.remove(&id) {
+                            Some(below) => below.overlay(provider),
+                            None => provider,
+                        };
+                        lower.insert(id, merged);
+                    }
+                    Some(lower)
+                }
+                (lower, higher) => higher.or(lower),
+            },
+            openai_base_url: openai_base_url.or(self.openai_base_url),
             personality: personality.or(self.personality),
             sandbox_mode: sandbox_mode.or(self.sandbox_mode),
             approval_policy: approval_policy.or(self.approval_policy),
@@ -307,26 +450,22 @@ pub(crate) fn parse_file_layer(
         if let Some(line) = line_of(key_offset) {
             key_lines.insert(key.to_string(), line);
         }
-        if !KNOWN_KEYS.contains(&key) {
-            warnings.push(ConfigWarning::UnknownKey {
-                origin: origin_at(key_offset),
-                key: key.to_string(),
-            });
-        }
     }
-    if let Some(features) = root.get("features").and_then(|item| item.as_table_like()) {
-        for (key, _) in features.iter() {
-            if Feature::from_key(key).is_none() {
-                let offset = features
-                    .get_key_value(key)
-                    .and_then(|(key, _)| key.span())
-                    .map(|span| span.start);
-                warnings.push(ConfigWarning::UnknownFeature {
-                    origin: origin_at(offset),
-                    key: key.to_string(),
-                });
-            }
-        }
+    let mut unknown = Vec::new();
+    unknown_keys(root, &mut Vec::new(), &mut unknown);
+    for (offset, path) in unknown {
+        let key = path.join(".");
+        let warning = match path.as_slice() {
+            [table, feature] if table == "features" => ConfigWarning::UnknownFeature {
+                origin: origin_at(offset),
+                key: feature.clone(),
+            },
+            _ => ConfigWarning::UnknownKey {
+                origin: origin_at(offset),
+                key,
+            },
+        };
+        warnings.push(warning);
     }
     if let Some(policy) = toml.approval_policy {
         policy
@@ -349,6 +488,42 @@ pub(crate) fn parse_file_layer(
         warnings,
     );
     Ok(FileLayer { toml, key_lines })
+}
+
+/// The keys of `table` (at `path`) the known-keys table does not know, with the offset of each
+/// key, in document order; unknown features (`features.NAME`) come after every other key. Tables
+/// are searched as deep as the known-keys table has rows.
+fn unknown_keys(
+    table: &dyn toml_edit::TableLike,
+    path: &mut Vec<String>,
+    unknown: &mut Vec<(Option<usize>, Vec<String>)>,
+) {
+    let mut features = Vec::new();
+    for (key, item) in table.iter() {
+        let offset = table
+            .get_key_value(key)
+            .and_then(|(key, _)| key.span())
+            .map(|span| span.start);
+        path.push(key.to_string());
+        let segments: Vec<&str> = path.iter().map(String::as_str).collect();
+        match config_key_status(&segments) {
+            KeyStatus::Unknown => unknown.push((offset, path.clone())),
+            KeyStatus::Listed(_) | KeyStatus::Table => {
+                if let Some(nested) = item.as_table_like()
+                    && config_key_has_children(&segments)
+                {
+                    let found = if segments == ["features"] {
+                        &mut features
+                    } else {
+                        &mut *unknown
+                    };
+                    unknown_keys(nested, path, found);
+                }
+            }
+        }
+        path.pop();
+    }
+    unknown.extend(features);
 }
 
 fn parse_error(

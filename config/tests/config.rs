@@ -17,9 +17,9 @@ use codex_config::Feature;
 use codex_config::Features;
 use codex_config::KNOWN_KEYS;
 use codex_config::ModelProvider;
-use codex_config::ModelProviderTable;
 use codex_config::ModelProviderToml;
 use codex_config::ProjectRootMarkersToml;
+use codex_config::ProviderKey;
 use codex_config::ProviderNetwork;
 use codex_config::SkillsConfig;
 use codex_config::SkillsToml;
@@ -46,9 +46,18 @@ fn defaults_apply_without_a_config_file() {
             model: None,
             model_provider: ModelProvider {
                 id: "openai".to_string(),
-                name: None,
+                name: Some("OpenAI".to_string()),
                 base_url: None,
-                network: ProviderNetwork::default(),
+                key: ProviderKey::OpenAi,
+                http_headers: vec![("version".to_string(), env!("CARGO_PKG_VERSION").to_string())],
+                env_http_headers: vec![
+                    (
+                        "OpenAI-Organization".to_string(),
+                        "OPENAI_ORGANIZATION".to_string()
+                    ),
+                    ("OpenAI-Project".to_string(), "OPENAI_PROJECT".to_string()),
+                ],
+                ..ModelProvider::default()
             },
             personality: None,
             sandbox_mode: SandboxMode::ReadOnly,
@@ -64,6 +73,7 @@ fn defaults_apply_without_a_config_file() {
             model_reasoning_summary: None,
             model_verbosity: None,
             features: Features::default(),
+            beta_features: Some("remote_compaction_v2".to_string()),
             current_date: "2026-02-26".to_string(),
             timezone: "UTC".to_string(),
             shell: "bash".to_string(),
@@ -133,7 +143,7 @@ child_agents_md = true
                 id: "azure".to_string(),
                 name: Some("Azure".to_string()),
                 base_url: Some("https://example.invalid/v1".to_string()),
-                network: ProviderNetwork::default(),
+                ..ModelProvider::default()
             },
             personality: Some(Personality::Friendly),
             sandbox_mode: SandboxMode::WorkspaceWrite,
@@ -149,6 +159,7 @@ child_agents_md = true
             model_reasoning_summary: Some(ReasoningSummary::Detailed),
             model_verbosity: Some(Verbosity::Low),
             features,
+            beta_features: Some("remote_compaction_v2".to_string()),
             current_date: "2025-12-31".to_string(),
             timezone: "Europe/Berlin".to_string(),
             shell: "zsh".to_string(),
@@ -169,7 +180,9 @@ child_agents_md = true
 fn known_keys_are_exactly_the_config_toml_fields() {
     let full = ConfigToml {
         model: Some(String::new()),
-        model_provider: Some(ModelProviderToml::Table(ModelProviderTable::default())),
+        model_provider: Some(ModelProviderToml::Table(Box::default())),
+        model_providers: Some(Default::default()),
+        openai_base_url: Some(String::new()),
         personality: Some(Personality::None),
         sandbox_mode: Some(SandboxMode::ReadOnly),
         approval_policy: Some(AskForApproval::Never),
@@ -297,25 +310,30 @@ fn unknown_cli_override_keys_warn() {
     let config = fixture
         .load_with(
             &ConfigOverrides::default(),
-            &["mcp_servers.x.command=ls", "features.telepathy=true"],
+            &[
+                "mcp_server.x.command=ls",
+                "features.mind_reading=true",
+                "mcp_servers.x.command=ls",
+                "features.shell_snapshot=true",
+            ],
         )
         .unwrap();
     assert_eq!(
         config.warnings,
         vec![
             ConfigWarning::UnknownKey {
-                origin: ConfigOrigin::CliOverride("mcp_servers.x.command=ls".to_string()),
-                key: "mcp_servers.x.command".to_string(),
+                origin: ConfigOrigin::CliOverride("mcp_server.x.command=ls".to_string()),
+                key: "mcp_server.x.command".to_string(),
             },
             ConfigWarning::UnknownFeature {
-                origin: ConfigOrigin::CliOverride("features.telepathy=true".to_string()),
-                key: "telepathy".to_string(),
+                origin: ConfigOrigin::CliOverride("features.mind_reading=true".to_string()),
+                key: "mind_reading".to_string(),
             },
         ]
     );
     assert_eq!(
         config.warnings[0].to_string(),
-        "-c mcp_servers.x.command=ls: unknown config key `mcp_servers.x.command` ignored"
+        "-c mcp_server.x.command=ls: unknown config key `mcp_server.x.command` ignored"
     );
 }
 
@@ -371,9 +389,10 @@ fn model_provider_accepts_an_id_string() {
         fixture.load().unwrap().model_provider,
         ModelProvider {
             id: "ollama".to_string(),
-            name: None,
-            base_url: None,
-            network: ProviderNetwork::default(),
+            name: Some("gpt-oss".to_string()),
+            base_url: Some("http://localhost:11434/v1".to_string()),
+            key: ProviderKey::None,
+            ..ModelProvider::default()
         }
     );
 }
@@ -533,6 +552,7 @@ fn model_provider_table_sets_retries_and_timeouts() {
                 first_byte_timeout: Some(std::time::Duration::from_millis(300)),
                 models_timeout: Some(std::time::Duration::from_millis(400)),
             },
+            ..ModelProvider::default()
         }
     );
 }

@@ -47,7 +47,7 @@ fn wrong_type_inside_a_table_names_the_dotted_key() {
     assert_eq!(
         message,
         format!(
-            "{}:4:8: key `features.apps`: invalid type: string \"yes\", expected a boolean",
+            "{}:4:8: key `features.apps`: invalid type: string \"yes\", expected a boolean or a feature table",
             fixture.config_path().display()
         )
     );
@@ -102,7 +102,7 @@ fn invalid_pinned_date_names_the_line() {
 #[test]
 fn unknown_keys_and_features_warn_with_their_line() {
     let fixture = Fixture::new(Some(
-        "model = \"m\"\nnotify = [\"say\"]\n\n[features]\npersonality = true\nshell_snapshot = false\n\n[mcp_servers.docs]\ncommand = \"docs\"\n",
+        "model = \"m\"\nnotifications = [\"say\"]\n\n[features]\npersonality = true\nwarp_drive = false\nshell_snapshot = true\n\n[mcp_server.docs]\ncommand = \"docs\"\n\n[projects.\"/repo\"]\ntrust_level = \"trusted\"\nmood = \"calm\"\n[history]\npersistence = \"none\"\n",
     ));
     let config = fixture.load().unwrap();
     let at = |line| ConfigOrigin::File {
@@ -114,22 +114,27 @@ fn unknown_keys_and_features_warn_with_their_line() {
         vec![
             ConfigWarning::UnknownKey {
                 origin: at(2),
-                key: "notify".to_string(),
+                key: "notifications".to_string(),
             },
             ConfigWarning::UnknownKey {
-                origin: at(8),
-                key: "mcp_servers".to_string(),
+                origin: at(9),
+                key: "mcp_server".to_string(),
             },
+            ConfigWarning::UnknownKey {
+                origin: at(14),
+                key: "projects./repo.mood".to_string(),
+            },
+            // `shell_snapshot` is one of upstream's features: no warning.
             ConfigWarning::UnknownFeature {
                 origin: at(6),
-                key: "shell_snapshot".to_string(),
+                key: "warp_drive".to_string(),
             },
         ]
     );
     assert_eq!(
         config.warnings[0].to_string(),
         format!(
-            "{}:2: unknown config key `notify` ignored",
+            "{}:2: unknown config key `notifications` ignored",
             fixture.config_path().display()
         )
     );

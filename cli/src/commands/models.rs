@@ -91,7 +91,7 @@ fn refreshed(args: &ModelsArgs, bundled: ModelCatalog) -> anyhow::Result<ModelCa
     for warning in &config.warnings {
         warn!("{warning}");
     }
-    let client = match args.endpoint.api_key() {
+    let client = match args.endpoint.api_key(Some(&config.model_provider)) {
         Ok(key) => Some(args.endpoint.client(Some(&config.model_provider), key)?),
         Err(error) => {
             warn!("{error}; the models endpoint was not asked");

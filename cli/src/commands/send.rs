@@ -69,8 +69,10 @@ pub fn run(args: &SendArgs) -> anyhow::Result<String> {
     let Some(message) = args.turn.message.as_deref() else {
         anyhow::bail!("send needs the user's message: --message TEXT");
     };
-    let key = args.endpoint.api_key()?;
     let prepared = prepare_turn(&args.turn)?;
+    let key = args
+        .endpoint
+        .api_key(Some(&prepared.config.model_provider))?;
     let client = args
         .endpoint
         .client(Some(&prepared.config.model_provider), key)?;
@@ -146,9 +148,13 @@ fn run_turn<S: RolloutSink>(
     warn_if_over_context_window(&request, turn.model.context_window);
     // The same bytes `request` prints for a request.
     let body = RequestBody::from_bytes(serde_json::to_string_pretty(&request)? + "\n");
+    let metadata = request.client_metadata.as_ref();
     let headers = RequestHeaders {
         session_id: Some(turn.thread_id.clone()),
         thread_id: Some(turn.thread_id.clone()),
+        window_id: metadata.map(|metadata| metadata.window_id.clone()),
+        turn_metadata: metadata.map(|metadata| metadata.turn_metadata.clone()),
+        beta_features: config.beta_features.clone(),
         responses_lite: ResponsesLite::for_model(&turn.model),
         extra: Vec::new(),
     };

@@ -257,7 +257,7 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
     let mut live_replies;
     let responder: &mut dyn TurnResponder = match args.live {
         true => {
-            let client = args.endpoint.client(None, args.endpoint.api_key()?)?;
+            let client = args.endpoint.client(None, args.endpoint.api_key(None)?)?;
             live_replies = LiveReplies::new(client)?;
             &mut live_replies
         }

@@ -67,6 +67,41 @@ fn findings_lose_the_run_folder_and_config_line_numbers() {
     assert_eq!(normalise_text("config.toml:x", "/none"), "config.toml:x");
 }
 
+/// Every scenario's config.toml, as the harness writes it and with the project trust 0.149.1
+/// appends, loads without a warning, and names the mock provider with its key variable: `send`
+/// needs no endpoint flags.
+#[test]
+fn every_scenarios_config_toml_loads_without_warnings_and_names_the_mock() {
+    let scenarios =
+        scenario::load_scenarios(&workspace_root().join(SCENARIOS_DIR)).expect("scenarios");
+    for scenario in &scenarios {
+        let home = tempfile::tempdir().expect("tempdir");
+        let text = real_run::config_toml(scenario, "http://127.0.0.1:9/v1").expect("toml")
+            + "\n[projects.\"/runs/0.149.1/x/repo\"]\ntrust_level = \"trusted\"\n";
+        std::fs::write(home.path().join("config.toml"), text).expect("write");
+        let flags = codex_config::ConfigOverrides {
+            codex_home: Some(home.path().to_path_buf()),
+            cwd: Some(home.path().to_path_buf()),
+            current_date: Some("2026-11-30".to_string()),
+            timezone: Some("Etc/UTC".to_string()),
+            ..Default::default()
+        };
+        let env = codex_config::ConfigEnv::from_process();
+        let config = codex_config::Config::load(&flags, &[], &env).expect("config loads");
+        assert_eq!(config.warnings, Vec::new(), "{}", scenario.about);
+        assert_eq!(
+            (
+                config.model_provider.base_url.as_deref(),
+                &config.model_provider.key
+            ),
+            (
+                Some("http://127.0.0.1:9/v1"),
+                &codex_config::ProviderKey::Env(real_run::API_KEY_ENV.to_string())
+            )
+        );
+    }
+}
+
 #[test]
 fn config_toml_adds_the_scenarios_keys_to_the_harness_settings() {
     let scenario: Scenario = serde_json::from_value(serde_json::json!({

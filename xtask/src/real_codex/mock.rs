@@ -108,6 +108,12 @@ impl MockServer {
         self.address.port()
     }
 
+    /// Forgets every request and reply: from now on it records afresh and answers every
+    /// `/responses` request with [`DEFAULT_REPLY_TEXT`], at the same address.
+    pub fn reset(&self) {
+        *lock(&self.state) = State::default();
+    }
+
     /// Everything recorded so far, in arrival order.
     pub fn recorded(&self) -> Vec<RecordedRequest> {
         lock(&self.state).recorded.clone()

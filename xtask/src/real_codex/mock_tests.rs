@@ -90,3 +90,27 @@ fn reply_events_follow_the_stream_order_with_usage() {
     let completed = &reply_events(1, None)[4];
     assert_eq!(completed["response"]["usage"]["total_tokens"], json!(105));
 }
+
+#[test]
+fn a_reset_mock_forgets_requests_and_replies_at_the_same_address() {
+    let scripted = Reply {
+        text: Some("scripted".to_string()),
+        function_call: None,
+        input_tokens: None,
+    };
+    let mock = MockServer::start(&[scripted.clone(), scripted]).expect("mock");
+    let body = r#"{"model":"m"}"#;
+    let request = format!(
+        "POST /v1/responses HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let first = exchange(&mock, &request);
+    assert!(first.contains(r#""delta":"scripted""#), "{first}");
+    let address = mock.base_url();
+    mock.reset();
+    assert_eq!(mock.recorded(), Vec::new());
+    let after = exchange(&mock, &request);
+    assert!(after.contains(r#""delta":"Done.""#), "{after}");
+    assert!(after.contains("resp_mock_1"), "{after}");
+    assert_eq!((mock.base_url(), mock.recorded().len()), (address, 1));
+}

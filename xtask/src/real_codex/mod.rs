@@ -222,9 +222,11 @@ fn run_one(
         .map_err(|error| format!("cannot write {}: {error}", config_path.display()))?;
     let real = real_run::run_real(binary, scenario, run_dir, &cwd, &mock)
         .map_err(|failure| failure.to_string())?;
-    drop(mock);
     save_requests(&run_dir.join("real/requests.json"), &real.requests);
-    let ours = ours::run_ours(codex_context, scenario, run_dir, &cwd, &real);
+    // `send` reaches the same mock through config.toml's `mock` provider.
+    mock.reset();
+    let ours = ours::run_ours(codex_context, scenario, run_dir, &cwd, &real, &mock);
+    drop(mock);
     let prefix = run_dir.display().to_string();
     let normalise = |text: &str| normalise_text(text, &prefix);
     Ok(check_run(&real, &ours, catalog, &normalise))

@@ -1,8 +1,9 @@
 //! What this project builds for a scenario, run with the `codex-context` binary on the same
 //! working directory and CODEX_HOME after the real run:
 //!
-//! - `request` (the first request), and `send` of the same turn to a mock of its own (the
-//!   request as sent, headers included, and the rollout this project writes);
+//! - `request` (the first request), and `send` of the same turn to the run's mock, reached
+//!   through config.toml's `mock` provider as the release reaches it (the request as sent,
+//!   headers included, and the rollout this project writes);
 //! - per later step, `session resume` of the real rollout as it was before the step (what a
 //!   resumed thread sends), and `session resume --write` of this project's own rollout (the
 //!   steps played by this project alone).
@@ -19,7 +20,6 @@ use super::mock::MockServer;
 use super::mock::RecordedRequest;
 use super::process::RunLimits;
 use super::process::run_with_timeout;
-use super::real_run::API_KEY_ENV;
 use super::real_run::RealRun;
 use super::real_run::isolated_env;
 use super::scenario::CODEX_HOME_DIR;
@@ -60,13 +60,15 @@ pub struct OursRun {
     pub rollout: Option<PathBuf>,
 }
 
-/// Runs this project's side of `scenario`.
+/// Runs this project's side of `scenario`; `send` goes to `mock` (reset after the real run),
+/// which config.toml's provider names.
 pub fn run_ours(
     codex_context: &Path,
     scenario: &Scenario,
     run_dir: &Path,
     cwd: &Path,
     real: &RealRun,
+    mock: &MockServer,
 ) -> OursRun {
     let codex_home = run_dir.join(CODEX_HOME_DIR);
     let home_flag = codex_home.display().to_string();
@@ -99,38 +101,18 @@ pub fn run_ours(
         &[vec!["request".to_string()], turn_args.clone()].concat(),
     );
 
-    let (send, send_request) = match MockServer::start(&[]) {
-        Ok(mock) => {
-            let mut args = vec!["send".to_string()];
-            args.extend(turn_args.iter().cloned());
-            args.extend([
-                "--base-url".into(),
-                mock.base_url(),
-                "--api-key-env".into(),
-                API_KEY_ENV.into(),
-                "--rollout".into(),
-                ours_rollout.display().to_string(),
-            ]);
-            let mut send = invoke("send", &args);
-            let recorded = mock
-                .recorded()
-                .into_iter()
-                .find(RecordedRequest::is_responses);
-            send.body = recorded.as_ref().map(|request| request.body.clone());
-            if send.body.is_none() && send.failure.is_none() {
-                send.failure = Some("send made no /responses request".to_string());
-            }
-            (send, recorded)
-        }
-        Err(error) => (
-            Invocation {
-                label: "send".to_string(),
-                failure: Some(format!("cannot start a mock for send: {error}")),
-                ..Invocation::default()
-            },
-            None,
-        ),
-    };
+    let mut args = vec!["send".to_string()];
+    args.extend(turn_args.iter().cloned());
+    args.extend(["--rollout".into(), ours_rollout.display().to_string()]);
+    let mut send = invoke("send", &args);
+    let send_request = mock
+        .recorded()
+        .into_iter()
+        .find(RecordedRequest::is_responses);
+    send.body = send_request.as_ref().map(|request| request.body.clone());
+    if send.body.is_none() && send.failure.is_none() {
+        send.failure = Some("send made no /responses request".to_string());
+    }
 
     let mut resumes = Vec::new();
     let mut chain = Vec::new();
