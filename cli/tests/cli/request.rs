@@ -6,6 +6,7 @@ use codex_inspect::request_stats;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
+use crate::support::PINS;
 use crate::support::Run;
 use crate::support::arg;
 use crate::support::assert_success;
@@ -41,21 +42,8 @@ impl Workspace {
     fn run(&self, command: &str, extra: &[&str]) -> Run {
         let home = self.home();
         let project = self.project();
-        let mut args = vec![
-            command,
-            "--codex-home",
-            arg(&home),
-            "--cwd",
-            arg(&project),
-            "--seed",
-            "7",
-            "--current-date",
-            "2026-11-30",
-            "--timezone",
-            "Etc/UTC",
-            "--shell",
-            "bash",
-        ];
+        let mut args = vec![command, "--codex-home", arg(&home), "--cwd", arg(&project)];
+        args.extend_from_slice(&PINS);
         args.extend_from_slice(extra);
         run(&args)
     }

@@ -10,6 +10,7 @@ use crate::send_server::Reply;
 use crate::send_server::TestServer;
 use crate::send_server::answer_events;
 use crate::send_server::sse_body;
+use crate::support::PINS;
 use crate::support::Run;
 use crate::support::arg;
 use crate::support::binary;
@@ -51,17 +52,10 @@ fn send(dir: &Path, env: &[(&str, &str)], flags: &[&str]) -> Run {
             arg(&home),
             "--cwd",
             arg(&project),
-            "--seed",
-            "7",
-            "--current-date",
-            "2026-11-30",
-            "--timezone",
-            "Etc/UTC",
-            "--shell",
-            "bash",
             "--message",
             "hi",
         ])
+        .args(PINS)
         .args(flags)
         .env("CODEX_HOME", &home);
     for (name, value) in env {

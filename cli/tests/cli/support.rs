@@ -145,3 +145,15 @@ pub fn write_catalog(dir: &Path, models: Vec<serde_json::Value>) -> PathBuf {
         &serde_json::to_string_pretty(&document).expect("serializes"),
     )
 }
+
+/// The pins that make a request reproducible: seed, date, time zone and shell.
+pub const PINS: [&str; 8] = [
+    "--seed",
+    "7",
+    "--current-date",
+    "2026-11-30",
+    "--timezone",
+    "Etc/UTC",
+    "--shell",
+    "bash",
+];
