@@ -134,6 +134,7 @@ fn resumed_state(len: usize) -> (ResumedSession, TurnContext) {
         reference_context_item: session.reference_context_item().cloned(),
         world_state_baseline: session.world_state_baseline().cloned(),
         recorded_model: None,
+        baseline_author: codex_core::BaselineAuthor::ThisProject,
     };
     (resumed, turn)
 }

@@ -165,6 +165,7 @@ pub use context_manager::WorldStateUpdate;
 pub use context_manager::is_api_item;
 
 // The session: history, steady-state context updates, compaction, rollout lines.
+pub use session::BaselineAuthor;
 pub use session::MetaWriter;
 pub use session::NewThreadMeta;
 pub use session::ResumedSession;

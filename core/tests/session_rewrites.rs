@@ -8,6 +8,7 @@ mod session_support;
 use codex_context_fragments::FragmentSpec;
 use codex_context_fragments::MessagePlacement;
 use codex_context_fragments::SectionFragment;
+use codex_core::BaselineAuthor;
 use codex_core::ResumedSession;
 use codex_core::RollbackOutcome;
 use codex_core::TurnContext;
@@ -237,6 +238,7 @@ fn a_resumed_session_continues_with_diffs_only() {
             reference_context_item: original.reference_context_item().cloned(),
             world_state_baseline: original.world_state_baseline().cloned(),
             recorded_model: None,
+            baseline_author: BaselineAuthor::ThisProject,
         },
     );
     let mut second = next_turn_context(&first, &ids);
@@ -270,6 +272,7 @@ fn resuming_without_a_baseline_persists_a_full_record_after_the_updates() {
             reference_context_item: original.reference_context_item().cloned(),
             world_state_baseline: None,
             recorded_model: None,
+            baseline_author: BaselineAuthor::ThisProject,
         },
     );
     let second = next_turn_context(&first, &ids);
@@ -350,6 +353,7 @@ fn as_written_by_the_release(original: &MemorySession) -> ResumedSession {
         reference_context_item: original.reference_context_item().cloned(),
         world_state_baseline: Some(baseline),
         recorded_model: None,
+        baseline_author: BaselineAuthor::Other,
     }
 }
 
@@ -428,5 +432,29 @@ fn with_the_recorded_models_entry_a_switched_model_restates_no_permissions() {
         !texts(&input[original.history().items().len()..])
             .iter()
             .any(|text| text.starts_with("developer: <permissions instructions>")),
+    );
+}
+
+#[test]
+fn this_projects_own_baseline_is_compared_by_its_fingerprints() {
+    // A permissions fingerprint this project's current text does not give, recorded by this
+    // project itself (as after a template edited between runs): the text changed, so it is
+    // restated, although the recorded settings are the same.
+    let ids = seeded_ids();
+    let first = first_turn_context(&ids);
+    let mut original = new_session(&ids, &first);
+    play_turn(&mut original, &first, "hi", "hello");
+    let resumed_state = ResumedSession {
+        baseline_author: BaselineAuthor::ThisProject,
+        ..as_written_by_the_release(&original)
+    };
+    let mut resumed = resumed_session(&ids, &first, resumed_state);
+    let second = next_turn_context(&first, &ids);
+    let input = play_turn(&mut resumed, &second, "next", "ok");
+    let added = texts(&input[original.history().items().len()..]);
+    assert_eq!(added.len(), 2, "{added:?}");
+    assert!(
+        added[0].starts_with("developer: <permissions instructions>"),
+        "{added:?}"
     );
 }

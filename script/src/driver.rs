@@ -51,6 +51,7 @@ use super::thread::report_unread_line_types;
 use super::thread::seed_stream;
 use codex_core::AgentsMd;
 use codex_core::Assembler;
+use codex_core::BaselineAuthor;
 use codex_core::MetaWriter;
 use codex_core::NewThreadMeta;
 use codex_core::ThreadIdentity;
@@ -319,6 +320,7 @@ impl<'env> ScriptedSession<'env> {
         // The recorded model's entry, when the next turn runs another one, re-derives the
         // recorded world state. The look-up stays quiet: for a model the catalog does not know
         // the fallback entry has no catalog texts, which is all the re-derivation reads.
+        let baseline_author = BaselineAuthor::of(reconstructed.session_meta.as_ref());
         let recorded_model = reconstructed
             .reference_context_item
             .as_ref()
@@ -338,6 +340,7 @@ impl<'env> ScriptedSession<'env> {
                     .world_state_baseline
                     .map(|baseline| baseline.into_iter().collect()),
                 recorded_model,
+                baseline_author,
             },
             sink,
         );
@@ -440,6 +443,7 @@ impl<'env> ScriptedSession<'env> {
                 reference_context_item: None,
                 world_state_baseline: None,
                 recorded_model: None,
+                baseline_author: BaselineAuthor::ThisProject,
             },
             session.into_sink(),
         );

@@ -36,6 +36,29 @@ const SCRIPT_ORIGINATOR: &str = "codex_context";
 /// `originator` of the lines `send` writes (upstream's default originator).
 const EXEC_ORIGINATOR: &str = "codex_cli_rs";
 
+/// Who rendered a resumed thread's recorded world-state baseline, which decides whether the
+/// fingerprints of prose it holds can be compared with this project's renderings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BaselineAuthor {
+    /// This project's scripted sessions: the fingerprints are of this project's own text, so they
+    /// compare as they are and a template edited between runs is noticed.
+    #[default]
+    ThisProject,
+    /// Another renderer (a released CLI, or the exec-style rollouts `send` writes): the
+    /// fingerprints of prose are re-derived from the recorded settings before the diff.
+    Other,
+}
+
+impl BaselineAuthor {
+    /// The author of a rollout whose first `session_meta` is `meta` (none: another renderer).
+    pub fn of(meta: Option<&SessionMeta>) -> Self {
+        match meta.and_then(|meta| meta.originator.as_deref()) {
+            Some(SCRIPT_ORIGINATOR) => BaselineAuthor::ThisProject,
+            Some(_) | None => BaselineAuthor::Other,
+        }
+    }
+}
+
 /// The `session_meta` of a new thread.
 pub fn new_thread_meta(inputs: NewThreadMeta<'_>) -> SessionMeta {
     let (originator, source, history_mode, session_id) = match inputs.writer {

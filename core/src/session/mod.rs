@@ -45,6 +45,7 @@ use codex_protocol::rollout::token_count_rollout_item;
 pub use context_updates::TurnContextContributor;
 pub use error::SessionError;
 pub use injected::TurnAbortReason;
+pub use meta::BaselineAuthor;
 pub use meta::MetaWriter;
 pub use meta::NewThreadMeta;
 pub use meta::new_thread_meta;
@@ -78,8 +79,8 @@ pub struct ResumedSession {
     pub history: Vec<ResponseItem>,
     /// `None` makes the next turn inject full context.
     pub reference_context_item: Option<TurnContextItem>,
-    /// The recorded baseline. Its fingerprints of this project's own text are re-derived from
-    /// `reference_context_item` on the first turn (see
+    /// The recorded baseline. When another renderer wrote it, its fingerprints of this project's
+    /// own text are re-derived from `reference_context_item` on the first turn (see
     /// [`TurnContext::under_recorded_settings`]), so a baseline another renderer wrote
     /// counts as changed only where the settings changed.
     pub world_state_baseline: Option<WorldStateSnapshot>,
@@ -87,6 +88,8 @@ pub struct ResumedSession {
     /// when the next turn runs another model; without it the recorded fingerprints of such a
     /// turn are kept as they are.
     pub recorded_model: Option<ModelInfo>,
+    /// Who rendered the baseline: only another renderer's fingerprints are re-derived.
+    pub baseline_author: BaselineAuthor,
 }
 
 /// Reference and baseline as they were before a user turn's context updates, so a rollback of
@@ -154,13 +157,17 @@ impl<S: RolloutSink> Session<S> {
     /// A thread continuing from reconstructed state. Nothing is written until the first turn.
     pub fn resume(init: SessionInit, resumed: ResumedSession, sink: S) -> Self {
         let mut history = ContextManager::from_items(resumed.history);
-        let recorded_baseline =
-            resumed
-                .world_state_baseline
-                .is_some()
-                .then_some(RecordedBaseline {
-                    model: resumed.recorded_model,
-                });
+        let recorded_baseline = match resumed.baseline_author {
+            BaselineAuthor::Other => {
+                resumed
+                    .world_state_baseline
+                    .is_some()
+                    .then_some(RecordedBaseline {
+                        model: resumed.recorded_model,
+                    })
+            }
+            BaselineAuthor::ThisProject => None,
+        };
         history.set_world_state_baseline(resumed.world_state_baseline);
         Self {
             thread_id: init.thread_id,
