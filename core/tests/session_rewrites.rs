@@ -391,12 +391,7 @@ fn a_release_rollout_resumed_with_another_policy_restates_the_permissions() {
     let mut second = next_turn_context(&first, &ids);
     second.approval_policy = codex_protocol::AskForApproval::Never;
     let input = play_turn(&mut resumed, &second, "next", "ok");
-    let added = texts(&input[original.history().items().len()..]);
-    assert_eq!(added.len(), 2, "{added:?}");
-    assert!(
-        added[0].starts_with("developer: <permissions instructions>"),
-        "{added:?}"
-    );
+    assert_permissions_restated(&texts(&input[original.history().items().len()..]));
 }
 
 #[test]
@@ -451,7 +446,11 @@ fn this_projects_own_baseline_is_compared_by_its_fingerprints() {
     let mut resumed = resumed_session(&ids, &first, resumed_state);
     let second = next_turn_context(&first, &ids);
     let input = play_turn(&mut resumed, &second, "next", "ok");
-    let added = texts(&input[original.history().items().len()..]);
+    assert_permissions_restated(&texts(&input[original.history().items().len()..]));
+}
+
+/// What a resumed turn added is the permissions message, then the user's message.
+fn assert_permissions_restated(added: &[String]) {
     assert_eq!(added.len(), 2, "{added:?}");
     assert!(
         added[0].starts_with("developer: <permissions instructions>"),
