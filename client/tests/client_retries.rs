@@ -333,11 +333,11 @@ async fn first_failure(base_url: String) -> String {
 async fn each_wait_that_runs_out_is_named_with_its_url_and_timeout() {
     // Nothing accepts: the connection never comes up. A full accept queue drops new connection
     // attempts, but the kernel can still let one handshake through while the queue fills; such
-    // an address is replaced (at most twice) by a fresh one, so the wait named is the
+    // an address is replaced (at most five times) by a fresh one, so the wait named is the
     // connection's.
     let mut unanswered = UnansweredAddress::new();
     let mut no_connection_message = first_failure(unanswered.base_url()).await;
-    for _ in 0..2 {
+    for _ in 0..5 {
         if no_connection_message.starts_with("no connection to ") {
             break;
         }

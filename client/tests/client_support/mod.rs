@@ -156,9 +156,9 @@ impl UnansweredAddress {
         let mut queued = Vec::new();
         // Connections complete in the kernel until the accept queue is full. One attempt that
         // does not complete in time may only mean a busy machine, so the queue counts as full
-        // once three attempts in a row did not complete: then the next attempt hangs too.
+        // once five attempts in a row did not complete: then the next attempt hangs too.
         let mut missed = 0;
-        while missed < 3 {
+        while missed < 5 {
             match std::net::TcpStream::connect_timeout(&address, Duration::from_millis(300)) {
                 Ok(stream) => {
                     missed = 0;
