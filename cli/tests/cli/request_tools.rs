@@ -114,7 +114,7 @@ fn gpt_5_6_sol_gets_code_mode_the_collaboration_namespace_and_the_root_agent_mes
     // After the developer bundle: the root agent's role, then the delegation mode.
     let developer_texts: Vec<&str> = input
         .iter()
-        .filter(|item| item["role"] == "developer")
+        .filter(|item| item["type"] == "message" && item["role"] == "developer")
         .map(|item| item["content"][0]["text"].as_str().unwrap_or_default())
         .collect();
     let [_, _bundle, role, mode] = developer_texts[..] else {
@@ -139,7 +139,11 @@ fn gpt_5_6_sol_gets_code_mode_the_collaboration_namespace_and_the_root_agent_mes
     );
     assert!(!exec_description(&off).contains("### `get_goal`"));
 
-    // The whole body, with the temporary directory redacted.
+    // The whole body but its turn metadata, with the temporary directory redacted.
+    let mut body = body;
+    body.as_object_mut()
+        .expect("body object")
+        .remove("client_metadata");
     let text = serde_json::to_string_pretty(&body)
         .expect("body")
         .replace(&dir.path().display().to_string(), "<TMP>");
