@@ -154,12 +154,11 @@ template_catalogue! {
     ToolCreateGoal => "tools/create_goal.json" [],
     /// The `update_goal` tool of the goal extension.
     ToolUpdateGoal => "tools/update_goal.json" [],
-    /// The code-mode `exec` tool (freeform, grammar format); its description is built.
+    /// The code-mode `exec` tool (freeform, grammar format); its description opens the `exec`
+    /// description, which then describes every nested tool.
     ToolCodeModeExec => "tools/code_mode_exec.json" [],
     /// The grammar of `exec`, sent byte for byte as its definition.
     ToolCodeModeExecGrammar => "tools/code_mode_exec.lark" [],
-    /// The opening of the `exec` description: how code mode runs and its global helpers.
-    ToolCodeModeExecIntro => "tools/code_mode_exec.md" [],
     /// One tool callable from `exec`, in the `exec` description.
     ToolCodeModeNestedTool => "tools/code_mode_nested_tool.md" ["name", "description", "declaration"],
     /// The code-mode `wait` tool.

@@ -53,9 +53,22 @@ pub(super) fn code_mode_tools(
         }
     }
     nested.sort_by(|a, b| a.name().cmp(&b.name()));
-    let mut description = templates
-        .text(TemplateId::ToolCodeModeExecIntro)
-        .to_string();
+    let exec = match parse_template(TemplateId::ToolCodeModeExec, templates)? {
+        ToolSpec::Custom(tool) => tool,
+        ToolSpec::Function(_)
+        | ToolSpec::LocalShell {}
+        | ToolSpec::WebSearch(_)
+        | ToolSpec::Namespace(_)
+        | ToolSpec::ToolSearch(_)
+        | ToolSpec::Other(_) => {
+            return Err(ToolSpecError::UnexpectedShape {
+                template: TemplateId::ToolCodeModeExec.path(),
+                reason: "expected a `custom` tool with a grammar format",
+            });
+        }
+    };
+    // The template's description opens the one sent; every nested tool follows, by name.
+    let mut description = exec.description.clone();
     for tool in &nested {
         if let Some((name, tool_description, declaration)) = nested_declaration(tool) {
             description.push_str("\n\n");
@@ -69,28 +82,15 @@ pub(super) fn code_mode_tools(
             ));
         }
     }
-    let exec = match parse_template(TemplateId::ToolCodeModeExec, templates)? {
-        ToolSpec::Custom(tool) => FreeformTool {
-            description,
-            format: FreeformToolFormat {
-                definition: templates
-                    .file(TemplateId::ToolCodeModeExecGrammar)
-                    .to_string(),
-                ..tool.format
-            },
-            ..tool
+    let exec = FreeformTool {
+        description,
+        format: FreeformToolFormat {
+            definition: templates
+                .file(TemplateId::ToolCodeModeExecGrammar)
+                .to_string(),
+            ..exec.format
         },
-        ToolSpec::Function(_)
-        | ToolSpec::LocalShell {}
-        | ToolSpec::WebSearch(_)
-        | ToolSpec::Namespace(_)
-        | ToolSpec::ToolSearch(_)
-        | ToolSpec::Other(_) => {
-            return Err(ToolSpecError::UnexpectedShape {
-                template: TemplateId::ToolCodeModeExec.path(),
-                reason: "expected a `custom` tool with a grammar format",
-            });
-        }
+        ..exec
     };
     let mut list = vec![
         ToolSpec::Custom(exec),
