@@ -31,6 +31,9 @@ pub enum Feature {
     ExecPermissionApprovals,
     /// The `request_permissions` tool section of the permission templates.
     RequestPermissionsTool,
+    /// The goal extension's tools (`get_goal`, `create_goal`, `update_goal`), offered when the
+    /// host installs that extension (see `codex-core`'s `ToolExtensions`).
+    Goals,
 }
 
 impl Feature {
@@ -48,6 +51,7 @@ impl Feature {
         Feature::DeferredExecutor,
         Feature::ExecPermissionApprovals,
         Feature::RequestPermissionsTool,
+        Feature::Goals,
     ];
 
     /// The key under `[features]` in config.toml.
@@ -66,6 +70,7 @@ impl Feature {
             Self::DeferredExecutor => "deferred_executor",
             Self::ExecPermissionApprovals => "exec_permission_approvals",
             Self::RequestPermissionsTool => "request_permissions_tool",
+            Self::Goals => "goals",
         }
     }
 
@@ -75,7 +80,8 @@ impl Feature {
             | Self::Apps
             | Self::Plugins
             | Self::ToolSuggest
-            | Self::MultiAgent => true,
+            | Self::MultiAgent
+            | Self::Goals => true,
             Self::TokenBudget
             | Self::RealtimeConversation
             | Self::ChildAgentsMd

@@ -374,7 +374,8 @@ fn default_features_follow_upstream() {
             "apps",
             "plugins",
             "tool_suggest",
-            "multi_agent"
+            "multi_agent",
+            "goals"
         ]
     );
     for feature in Feature::ALL {

@@ -51,6 +51,7 @@ pub use turn_context::SkillsSettings;
 pub use turn_context::TurnContext;
 pub use turn_context::TurnContextSources;
 pub use turn_context::UsageHintSource;
+pub use turn_context::derived_multi_agent_settings;
 
 // Base instructions with their provenance.
 pub use base_instructions::BaseInstructionsSource;
@@ -114,6 +115,7 @@ pub use request::ClientMetadata;
 pub use request::ContentItemKindsPolicy;
 pub use request::INCLUDE_REASONING_ENCRYPTED_CONTENT;
 pub use request::LITE_FUNCTIONS_NAMESPACE;
+pub use request::LitePrefixIds;
 pub use request::LiteToolCatalog;
 pub use request::ModelProviderKind;
 pub use request::OUTPUT_SCHEMA_FORMAT_NAME;
@@ -148,14 +150,17 @@ pub use tools::FreeformTool;
 pub use tools::FreeformToolFormat;
 pub use tools::FreeformToolFormatType;
 pub use tools::FunctionTool;
+pub use tools::GoalTools;
 pub use tools::GrammarSyntax;
 pub use tools::ImageDetailParameter;
 pub use tools::MultiAgentTools;
+pub use tools::ToolLayout;
 pub use tools::ToolSearchTool;
 pub use tools::ToolSpec;
 pub use tools::ToolSpecError;
 pub use tools::WebSearchTool;
 pub use tools::builtin_tools;
+pub use tools::multi_agent_version;
 
 // Append-only history, normalisation and rollback.
 pub use context_manager::ABORTED_OUTPUT;

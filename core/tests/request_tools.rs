@@ -8,8 +8,10 @@ mod upstream_fixtures;
 use codex_config::Feature;
 use codex_config::Features;
 use codex_core::BuiltinToolsConfig;
+use codex_core::GoalTools;
 use codex_core::ImageDetailParameter;
 use codex_core::MultiAgentTools;
+use codex_core::ToolLayout;
 use codex_core::ToolSpec;
 use codex_core::builtin_tools;
 use codex_models_manager::fallback_model_info;
@@ -61,6 +63,9 @@ fn standard_model_gets_upstreams_tool_order() {
             "request_user_input",
             "apply_patch (custom)",
             "view_image",
+            "get_goal",
+            "create_goal",
+            "update_goal",
             "tool_search",
             "web_search",
         ]
@@ -81,6 +86,8 @@ fn catalog_flags_choose_the_tools() {
         image_input: true,
         image_detail: ImageDetailParameter::Omitted,
         multi_agent: MultiAgentTools::Inline,
+        goals: GoalTools::Omitted,
+        layout: ToolLayout::Direct,
     };
     let tools = builtin_tools(&config, &codex_prompts::TemplateSet::embedded()).expect("tools");
     assert_eq!(
@@ -160,11 +167,14 @@ fn fallback_model_gets_unified_exec_and_the_inline_multi_agent_namespace() {
             "update_plan",
             "request_user_input",
             "view_image",
+            "get_goal",
+            "create_goal",
+            "update_goal",
             "multi_agent_v1 (namespace)",
             "web_search",
         ]
     );
-    let Some(ToolSpec::Namespace(namespace)) = tools.get(5) else {
+    let Some(ToolSpec::Namespace(namespace)) = tools.get(8) else {
         panic!("no namespace");
     };
     assert_eq!(
@@ -222,8 +232,8 @@ fn features_and_catalog_flags_place_the_multi_agent_tools() {
             MultiAgentTools::Inline,
             MultiAgentTools::Inline,
             MultiAgentTools::Omitted,
-            MultiAgentTools::Omitted,
-            MultiAgentTools::Omitted,
+            MultiAgentTools::Collaboration,
+            MultiAgentTools::Collaboration,
         ]
     );
     let tools = builtin_tools(
@@ -240,6 +250,9 @@ fn features_and_catalog_flags_place_the_multi_agent_tools() {
             "request_user_input",
             "apply_patch (custom)",
             "view_image",
+            "get_goal",
+            "create_goal",
+            "update_goal",
         ]
     );
 }

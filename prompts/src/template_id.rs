@@ -114,6 +114,8 @@ template_catalogue! {
     MultiAgentExplicitRequestOnly => "multi_agent/explicit_request_only.md" [],
     /// Multi-agent mode: proactive delegation.
     MultiAgentProactive => "multi_agent/proactive.md" [],
+    /// Role instructions of the root agent under multi-agent v2, when the catalog has none.
+    MultiAgentRootAgentV2 => "multi_agent/root_agent_v2.md" ["max_concurrency"],
     /// Prefix that introduces a compaction summary in the rebuilt history.
     CompactionSummaryPrefix => "compaction/summary_prefix.md" [],
     /// Prompt asking the model to write a compaction summary.
@@ -144,6 +146,23 @@ template_catalogue! {
     ToolSearch => "tools/tool_search.json" [],
     /// The `multi_agent_v1` namespace.
     ToolMultiAgentV1 => "tools/multi_agent_v1.json" [],
+    /// The `collaboration` namespace of multi-agent v2.
+    ToolMultiAgentV2 => "tools/multi_agent_v2.json" [],
+    /// The `get_goal` tool of the goal extension.
+    ToolGetGoal => "tools/get_goal.json" [],
+    /// The `create_goal` tool of the goal extension.
+    ToolCreateGoal => "tools/create_goal.json" [],
+    /// The `update_goal` tool of the goal extension.
+    ToolUpdateGoal => "tools/update_goal.json" [],
+    /// The code-mode `exec` tool (freeform, grammar format); its description opens the `exec`
+    /// description, which then describes every nested tool.
+    ToolCodeModeExec => "tools/code_mode_exec.json" [],
+    /// The grammar of `exec`, sent byte for byte as its definition.
+    ToolCodeModeExecGrammar => "tools/code_mode_exec.lark" [],
+    /// One tool callable from `exec`, in the `exec` description.
+    ToolCodeModeNestedTool => "tools/code_mode_nested_tool.md" ["name", "description", "declaration"],
+    /// The code-mode `wait` tool.
+    ToolCodeModeWait => "tools/code_mode_wait.json" [],
     /// `<tools>` heading of the full list of deferred tool namespaces.
     DeferredToolNamespaces => "tools/deferred_namespaces.md" [],
     /// `<tools>` heading of namespaces added (or redescribed) since the last update.

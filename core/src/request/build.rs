@@ -23,6 +23,7 @@ use super::body::TextFormat;
 use super::body::TextFormatType;
 use super::body::ToolChoice;
 use super::client_metadata::ClientMetadata;
+use super::lite::LitePrefixIds;
 use super::lite::LiteToolCatalog;
 use super::lite::lite_prefix_items;
 use crate::tools::ToolSpec;
@@ -103,6 +104,8 @@ pub struct ResponsesRequestInputs<'a> {
     pub provider: ModelProviderKind,
     pub content_item_kinds: ContentItemKindsPolicy,
     pub lite_tool_catalog: LiteToolCatalog,
+    /// Whether the Lite prefix items carry ids (the targeted release's choice by default).
+    pub lite_prefix_ids: LitePrefixIds,
 }
 
 impl<'a> ResponsesRequestInputs<'a> {
@@ -131,6 +134,7 @@ impl<'a> ResponsesRequestInputs<'a> {
             provider: ModelProviderKind::default(),
             content_item_kinds: ContentItemKindsPolicy::default(),
             lite_tool_catalog: LiteToolCatalog::default(),
+            lite_prefix_ids: LitePrefixIds::default(),
         }
     }
 }
@@ -171,6 +175,7 @@ pub fn build_responses_request(
                 &inputs.tools,
                 inputs.lite_tool_catalog,
                 inputs.base_instructions,
+                inputs.lite_prefix_ids,
             )
             .map_err(RequestBuildError::ToolCatalog)?,
         );

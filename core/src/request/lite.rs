@@ -23,6 +23,17 @@ pub enum LiteToolCatalog {
     Flat,
 }
 
+/// Whether the spliced Lite items carry ids. The default is the release this project targets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum LitePrefixIds {
+    /// No `id` on either item, as the release nearest the reference (0.149.1) sends them.
+    #[default]
+    Omitted,
+    /// UUIDv5 names in the thread's namespace ([`LiteIdNamespace`]), as later releases give
+    /// them ids: byte-identical across retries and resumes.
+    Derived,
+}
+
 /// The tools as the Lite catalog lists them.
 pub fn lite_catalog_tools(tools: &[ToolSpec], layout: LiteToolCatalog) -> Vec<ToolSpec> {
     match layout {
@@ -52,23 +63,28 @@ pub fn lite_catalog_tools(tools: &[ToolSpec], layout: LiteToolCatalog) -> Vec<To
 }
 
 /// The items spliced in front of the input: the `additional_tools` item, then (when the base
-/// instructions are not empty) a [`BaseInstructionsFragment`] message carrying them. Both ids
-/// are UUIDv5 names in the thread's namespace, so the prefix is byte-identical across retries
-/// and resumes.
+/// instructions are not empty) a [`BaseInstructionsFragment`] message carrying them, with ids
+/// as `ids` says.
 pub fn lite_prefix_items(
     thread_id: &str,
     tools: &[ToolSpec],
     layout: LiteToolCatalog,
     base_instructions: &str,
+    ids: LitePrefixIds,
 ) -> Result<Vec<ResponseItem>, serde_json::Error> {
-    let namespace = LiteIdNamespace::for_thread(thread_id);
+    let namespace = match ids {
+        LitePrefixIds::Omitted => None,
+        LitePrefixIds::Derived => Some(LiteIdNamespace::for_thread(thread_id)),
+    };
     let catalog = lite_catalog_tools(tools, layout)
         .iter()
         .map(serde_json::to_value)
         .collect::<Result<Vec<_>, _>>()?;
     let serialized = serde_json::to_string(&catalog)?;
     let mut prefix = vec![ResponseItem::AdditionalTools {
-        id: Some(namespace.additional_tools_id(&serialized)),
+        id: namespace
+            .as_ref()
+            .map(|namespace| namespace.additional_tools_id(&serialized)),
         role: "developer".to_string(),
         tools: catalog,
     }];
@@ -76,7 +92,9 @@ pub fn lite_prefix_items(
         let mut message =
             BaseInstructionsFragment::verbatim(base_instructions).into_response_item();
         if let ResponseItem::Message { id, .. } = &mut message {
-            *id = Some(namespace.message_id(base_instructions));
+            *id = namespace
+                .as_ref()
+                .map(|namespace| namespace.message_id(base_instructions));
         }
         prefix.push(message);
     }

@@ -32,6 +32,7 @@ pub use client_metadata::ROOT_AGENT_NAME;
 pub use client_metadata::RequestKind;
 pub use client_metadata::TurnMetadata;
 pub use lite::LITE_FUNCTIONS_NAMESPACE;
+pub use lite::LitePrefixIds;
 pub use lite::LiteToolCatalog;
 pub use lite::lite_catalog_tools;
 pub use lite::lite_prefix_items;

@@ -10,8 +10,12 @@ use codex_protocol::openai_models::ConfigShellToolType;
 use codex_protocol::openai_models::InputModality;
 use codex_protocol::openai_models::ModelInfo;
 use codex_protocol::openai_models::MultiAgentVersion;
+use codex_protocol::openai_models::ToolMode;
 use codex_protocol::openai_models::WebSearchToolType;
 
+use super::code_mode::CodeModeExposure;
+use super::code_mode::ToolLayout;
+use super::code_mode::code_mode_tools;
 use super::spec::FreeformTool;
 use super::spec::FreeformToolFormat;
 use super::spec::FunctionTool;
@@ -26,36 +30,64 @@ pub enum ImageDetailParameter {
     Omitted,
 }
 
-/// Whether and how the multi-agent tools (the `multi_agent_v1` namespace: `spawn_agent`,
-/// `send_input`, `resume_agent`, `wait_agent`, `close_agent`) are offered.
+/// Whether and how the multi-agent tools are offered: v1's `multi_agent_v1` namespace
+/// (`spawn_agent`, `send_input`, `resume_agent`, `wait_agent`, `close_agent`) or v2's
+/// `collaboration` namespace (`followup_task`, `interrupt_agent`, `list_agents`,
+/// `send_message`, `spawn_agent`, `wait_agent`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MultiAgentTools {
-    /// Not offered: the `multi_agent` feature is off, or the session runs multi-agent v2, whose
-    /// tools this project does not model.
+    /// Not offered: the `multi_agent` feature is off.
     Omitted,
-    /// Held back behind a `tool_search` tool (models whose catalog entry sets
+    /// v1, held back behind a `tool_search` tool (models whose catalog entry sets
     /// `supports_search_tool`); the namespace itself is not sent.
     Deferred,
     /// The `multi_agent_v1` namespace sent in full.
     Inline,
+    /// v2: the `collaboration` namespace, always sent in full.
+    Collaboration,
+}
+
+/// The multi-agent version a session runs, as upstream chooses it: the `multi_agent_v2`
+/// feature forces v2; otherwise the `multi_agent` feature (on by default) enables the version
+/// the model's catalog entry names, v1 when it names none. `None`: no multi-agent tools.
+pub fn multi_agent_version(model: &ModelInfo, features: &Features) -> Option<MultiAgentVersion> {
+    if features.enabled(Feature::MultiAgentV2) {
+        Some(MultiAgentVersion::V2)
+    } else if features.enabled(Feature::MultiAgent) {
+        Some(model.multi_agent_version.unwrap_or(MultiAgentVersion::V1))
+    } else {
+        None
+    }
 }
 
 impl MultiAgentTools {
-    /// Upstream's choice: the `multi_agent_v2` feature forces v2; otherwise the `multi_agent`
-    /// feature (on by default) enables the version the model's catalog entry names, v1 when it
-    /// names none. v1 tools are deferred when the model supports the search tool.
+    /// v1 tools are deferred when the model supports the search tool; v2 tools never are.
     pub fn for_model(model: &ModelInfo, features: &Features) -> Self {
-        let version = if features.enabled(Feature::MultiAgentV2) {
-            Some(MultiAgentVersion::V2)
-        } else if features.enabled(Feature::MultiAgent) {
-            Some(model.multi_agent_version.unwrap_or(MultiAgentVersion::V1))
-        } else {
-            None
-        };
-        match version {
+        match multi_agent_version(model, features) {
             Some(MultiAgentVersion::V1) if model.supports_search_tool => Self::Deferred,
             Some(MultiAgentVersion::V1) => Self::Inline,
-            Some(MultiAgentVersion::V2) | None => Self::Omitted,
+            Some(MultiAgentVersion::V2) => Self::Collaboration,
+            None => Self::Omitted,
+        }
+    }
+}
+
+/// Whether the goal extension's tools (`get_goal`, `create_goal`, `update_goal`) are offered.
+/// Upstream's host installs that extension (`codex-rs/app-server/src/extensions.rs`) and it
+/// offers its tools while the `goals` feature (on by default) is on; a host that installs no
+/// extension, as upstream's core test harness, is a session with `features.goals = false`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GoalTools {
+    Offered,
+    Omitted,
+}
+
+impl GoalTools {
+    pub fn for_features(features: &Features) -> Self {
+        if features.enabled(Feature::Goals) {
+            Self::Offered
+        } else {
+            Self::Omitted
         }
     }
 }
@@ -72,6 +104,9 @@ pub struct BuiltinToolsConfig {
     pub image_input: bool,
     pub image_detail: ImageDetailParameter,
     pub multi_agent: MultiAgentTools,
+    pub goals: GoalTools,
+    /// Code mode or direct tools, from the model's `tool_mode`.
+    pub layout: ToolLayout,
 }
 
 impl BuiltinToolsConfig {
@@ -95,18 +130,40 @@ impl BuiltinToolsConfig {
                 ImageDetailParameter::Omitted
             },
             multi_agent: MultiAgentTools::for_model(model, features),
+            goals: GoalTools::for_features(features),
+            layout: match model.tool_mode {
+                Some(ToolMode::CodeModeOnly) => ToolLayout::CodeModeOnly,
+                Some(ToolMode::Direct | ToolMode::CodeMode) | None => ToolLayout::Direct,
+            },
         }
     }
 }
 
 /// The built-in tools in upstream's order: shell tools, `update_plan`, `request_user_input`,
-/// `apply_patch`, `view_image`, `tool_search` or the `multi_agent_v1` namespace, `web_search`.
+/// `apply_patch`, `view_image`, the goal tools, `tool_search` or a multi-agent namespace,
+/// `web_search`; in code mode `exec` and `wait` first, then the tools the model calls directly.
 /// Each tool's name, description and parameters come from its template in `templates`, so a
 /// `--prompts-dir` overlay reaches the tools too.
 pub fn builtin_tools(
     config: &BuiltinToolsConfig,
     templates: &TemplateSet,
 ) -> Result<Vec<ToolSpec>, ToolSpecError> {
+    let tools = direct_tools(config, templates)?;
+    match config.layout {
+        ToolLayout::Direct => Ok(tools.into_iter().map(|(tool, _)| tool).collect()),
+        ToolLayout::CodeModeOnly => code_mode_tools(tools, templates),
+    }
+}
+
+/// Every built-in tool as itself, each with how code mode exposes it.
+fn direct_tools(
+    config: &BuiltinToolsConfig,
+    templates: &TemplateSet,
+) -> Result<Vec<(ToolSpec, CodeModeExposure)>, ToolSpecError> {
+    use CodeModeExposure::Direct;
+    use CodeModeExposure::Dropped;
+    use CodeModeExposure::Nested;
+    let function = |template| function_tool(template, templates).map(ToolSpec::Function);
     let mut tools = Vec::new();
     match config.shell_type {
         // Upstream's shell tool type keeps `default`, `local` and `shell_command` only as
@@ -115,37 +172,29 @@ pub fn builtin_tools(
         | ConfigShellToolType::Default
         | ConfigShellToolType::Local
         | ConfigShellToolType::ShellCommand => {
-            tools.push(ToolSpec::Function(function_tool(
-                TemplateId::ToolExecCommand,
-                templates,
-            )?));
-            tools.push(ToolSpec::Function(function_tool(
-                TemplateId::ToolWriteStdin,
-                templates,
-            )?));
+            tools.push((function(TemplateId::ToolExecCommand)?, Nested));
+            tools.push((function(TemplateId::ToolWriteStdin)?, Nested));
         }
         ConfigShellToolType::Disabled => {}
     }
-    tools.push(ToolSpec::Function(function_tool(
-        TemplateId::ToolUpdatePlan,
-        templates,
-    )?));
-    tools.push(ToolSpec::Function(function_tool(
-        TemplateId::ToolRequestUserInput,
-        templates,
-    )?));
+    tools.push((function(TemplateId::ToolUpdatePlan)?, Nested));
+    // It waits on the user interface, so a script cannot call it.
+    tools.push((function(TemplateId::ToolRequestUserInput)?, Direct));
     match config.apply_patch_tool_type {
         Some(ApplyPatchToolType::Freeform) => {
             match parse_template(TemplateId::ToolApplyPatchFreeform, templates)? {
-                ToolSpec::Custom(tool) => tools.push(ToolSpec::Custom(FreeformTool {
-                    format: FreeformToolFormat {
-                        definition: templates
-                            .file(TemplateId::ToolApplyPatchGrammar)
-                            .to_string(),
-                        ..tool.format
-                    },
-                    ..tool
-                })),
+                ToolSpec::Custom(tool) => tools.push((
+                    ToolSpec::Custom(FreeformTool {
+                        format: FreeformToolFormat {
+                            definition: templates
+                                .file(TemplateId::ToolApplyPatchGrammar)
+                                .to_string(),
+                            ..tool.format
+                        },
+                        ..tool
+                    }),
+                    Nested,
+                )),
                 ToolSpec::Function(_)
                 | ToolSpec::LocalShell {}
                 | ToolSpec::WebSearch(_)
@@ -159,10 +208,9 @@ pub fn builtin_tools(
                 }
             }
         }
-        Some(ApplyPatchToolType::Function) => tools.push(ToolSpec::Function(function_tool(
-            TemplateId::ToolApplyPatchFunction,
-            templates,
-        )?)),
+        Some(ApplyPatchToolType::Function) => {
+            tools.push((function(TemplateId::ToolApplyPatchFunction)?, Nested))
+        }
         None => {}
     }
     if config.image_input {
@@ -179,12 +227,24 @@ pub fn builtin_tools(
                 }
             }
         }
-        tools.push(ToolSpec::Function(view_image));
+        tools.push((ToolSpec::Function(view_image), Nested));
+    }
+    match config.goals {
+        GoalTools::Offered => {
+            for template in [
+                TemplateId::ToolGetGoal,
+                TemplateId::ToolCreateGoal,
+                TemplateId::ToolUpdateGoal,
+            ] {
+                tools.push((function(template)?, Nested));
+            }
+        }
+        GoalTools::Omitted => {}
     }
     match config.multi_agent {
         MultiAgentTools::Omitted => {}
         MultiAgentTools::Deferred => match parse_template(TemplateId::ToolSearch, templates)? {
-            ToolSpec::ToolSearch(tool) => tools.push(ToolSpec::ToolSearch(tool)),
+            ToolSpec::ToolSearch(tool) => tools.push((ToolSpec::ToolSearch(tool), Direct)),
             ToolSpec::Function(_)
             | ToolSpec::Custom(_)
             | ToolSpec::LocalShell {}
@@ -197,28 +257,15 @@ pub fn builtin_tools(
                 });
             }
         },
-        MultiAgentTools::Inline => match parse_template(TemplateId::ToolMultiAgentV1, templates)? {
-            ToolSpec::Namespace(namespace)
-                if namespace
-                    .tools
-                    .iter()
-                    .all(|tool| matches!(tool, ToolSpec::Function(_))) =>
-            {
-                tools.push(ToolSpec::Namespace(namespace))
-            }
-            ToolSpec::Function(_)
-            | ToolSpec::Custom(_)
-            | ToolSpec::LocalShell {}
-            | ToolSpec::WebSearch(_)
-            | ToolSpec::Namespace(_)
-            | ToolSpec::ToolSearch(_)
-            | ToolSpec::Other(_) => {
-                return Err(ToolSpecError::UnexpectedShape {
-                    template: TemplateId::ToolMultiAgentV1.path(),
-                    reason: "expected a `namespace` of `function` tools",
-                });
-            }
-        },
+        MultiAgentTools::Inline => tools.push((
+            function_namespace(TemplateId::ToolMultiAgentV1, templates)?,
+            Direct,
+        )),
+        // Upstream keeps the collaboration tools out of `exec` (`non_code_mode_only`).
+        MultiAgentTools::Collaboration => tools.push((
+            function_namespace(TemplateId::ToolMultiAgentV2, templates)?,
+            Direct,
+        )),
     }
     let external_web_access = match config.web_search_mode {
         WebSearchMode::Disabled => None,
@@ -230,15 +277,45 @@ pub fn builtin_tools(
             WebSearchToolType::Text => None,
             WebSearchToolType::TextAndImage => Some(vec!["text".to_string(), "image".to_string()]),
         };
-        tools.push(ToolSpec::WebSearch(WebSearchTool {
-            external_web_access,
-            search_content_types,
-        }));
+        tools.push((
+            ToolSpec::WebSearch(WebSearchTool {
+                external_web_access,
+                search_content_types,
+            }),
+            Dropped,
+        ));
     }
     Ok(tools)
 }
 
-fn parse_template(
+/// A namespace template whose tools are all function tools.
+fn function_namespace(
+    template: TemplateId,
+    templates: &TemplateSet,
+) -> Result<ToolSpec, ToolSpecError> {
+    match parse_template(template, templates)? {
+        ToolSpec::Namespace(namespace)
+            if namespace
+                .tools
+                .iter()
+                .all(|tool| matches!(tool, ToolSpec::Function(_))) =>
+        {
+            Ok(ToolSpec::Namespace(namespace))
+        }
+        ToolSpec::Function(_)
+        | ToolSpec::Custom(_)
+        | ToolSpec::LocalShell {}
+        | ToolSpec::WebSearch(_)
+        | ToolSpec::Namespace(_)
+        | ToolSpec::ToolSearch(_)
+        | ToolSpec::Other(_) => Err(ToolSpecError::UnexpectedShape {
+            template: template.path(),
+            reason: "expected a `namespace` of `function` tools",
+        }),
+    }
+}
+
+pub(super) fn parse_template(
     template: TemplateId,
     templates: &TemplateSet,
 ) -> Result<ToolSpec, ToolSpecError> {
@@ -250,7 +327,7 @@ fn parse_template(
     })
 }
 
-fn function_tool(
+pub(super) fn function_tool(
     template: TemplateId,
     templates: &TemplateSet,
 ) -> Result<FunctionTool, ToolSpecError> {

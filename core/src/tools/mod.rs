@@ -6,12 +6,16 @@
 //! `prompts/templates/tools/`.
 
 mod builtin;
+mod code_mode;
 mod spec;
 
 pub use builtin::BuiltinToolsConfig;
+pub use builtin::GoalTools;
 pub use builtin::ImageDetailParameter;
 pub use builtin::MultiAgentTools;
 pub use builtin::builtin_tools;
+pub use builtin::multi_agent_version;
+pub use code_mode::ToolLayout;
 pub use spec::FreeformTool;
 pub use spec::FreeformToolFormat;
 pub use spec::FreeformToolFormatType;

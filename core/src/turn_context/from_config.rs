@@ -23,6 +23,7 @@ use super::SkillsListing;
 use super::SkillsSettings;
 use super::TurnContext;
 use super::TurnEnvironment;
+use super::derived_multi_agent_settings;
 use super::recorded::mode_developer_instructions;
 use crate::base_instructions::BaseInstructionsSource;
 use crate::ids::ThreadIdentity;
@@ -145,6 +146,13 @@ impl TurnContext {
             SandboxMode::ReadOnly | SandboxMode::WorkspaceWrite => WebSearchMode::Cached,
         };
         turn.provider_id = config.model_provider.id.clone();
+        turn.multi_agent = derived_multi_agent_settings(
+            &turn.model,
+            &turn.features,
+            turn.reasoning_effort.as_ref(),
+            turn.session_source,
+            sources.templates,
+        );
         turn.skills = config.skills.as_ref().map(|skills| SkillsSettings {
             listing: if skills.include_instructions {
                 SkillsListing::Listed

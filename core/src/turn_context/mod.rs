@@ -7,6 +7,7 @@
 //! configuration.
 
 mod from_config;
+mod multi_agent;
 mod recorded;
 mod values;
 
@@ -32,6 +33,7 @@ use codex_protocol::openai_models::ReasoningEffort;
 
 pub use from_config::TurnContextError;
 pub use from_config::TurnContextSources;
+pub use multi_agent::derived_multi_agent_settings;
 pub use values::EnvironmentStatus;
 pub use values::MultiAgentMode;
 pub use values::MultiAgentUsageHintSectionInputs;

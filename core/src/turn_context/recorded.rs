@@ -10,6 +10,7 @@ use codex_protocol::TurnContextItem;
 use codex_protocol::openai_models::ModelInfo;
 
 use super::TurnContext;
+use super::derived_multi_agent_settings;
 
 /// The developer instructions a collaboration mode comes with: Plan mode its template, the
 /// default mode none (as in upstream's default sessions).
@@ -44,6 +45,13 @@ impl TurnContext {
         templates: &TemplateSet,
     ) -> TurnContext {
         let mut turn = self.clone();
+        let derived_here = derived_multi_agent_settings(
+            &self.model,
+            &self.features,
+            self.reasoning_effort.as_ref(),
+            self.session_source,
+            templates,
+        );
         turn.model = model;
         turn.cwd = recorded.cwd.clone();
         turn.sandbox_policy = recorded.sandbox_policy.clone();
@@ -66,6 +74,17 @@ impl TurnContext {
             turn.realtime.active = active;
         }
         turn.reasoning_effort = recorded.effort.clone();
+        // Multi-agent settings this turn derived are derived again for the recorded model and
+        // effort; settings given another way stay.
+        if self.multi_agent == derived_here {
+            turn.multi_agent = derived_multi_agent_settings(
+                &turn.model,
+                &turn.features,
+                turn.reasoning_effort.as_ref(),
+                turn.session_source,
+                templates,
+            );
+        }
         turn
     }
 }

@@ -44,6 +44,9 @@ pub enum UsageHintSource {
     Catalog,
     /// Configured text: rendered unmarked.
     Configured,
+    /// This project's own root-agent text for multi-agent v2, used when the catalog has none:
+    /// rendered unmarked, as upstream sends its bundled text.
+    Bundled,
 }
 
 /// Inputs of the `multi_agent_usage_hint` section.

@@ -67,6 +67,7 @@ use crate::sections::PLUGINS_INSTRUCTIONS;
 use crate::sections::REALTIME_CUSTOM_START;
 use crate::sections::REALTIME_END;
 use crate::sections::REALTIME_START;
+use crate::sections::ROOT_AGENT_ROLE_PREFIX;
 use crate::skill_instructions::SKILL_INSTRUCTIONS;
 use crate::subagent_notification::SUBAGENT_NOTIFICATION;
 use crate::token_budget_remaining::TOKEN_BUDGET_REMAINING;
@@ -225,11 +226,14 @@ pub(super) static FRAGMENT_TYPES: &[FragmentTypeInfo] = &[
         crate::rollout_budget::MAX_TOKENS,
     )
     .listed(HiddenDeveloper),
+    // Unmarked: a configured hint is known only by its content kind; the root agent's role
+    // text also by how it begins.
     T::section(
         "multi_agent_usage_hint",
         MULTI_AGENT_USAGE_HINT,
         "multi_agent_usage_hint",
-    ),
+    )
+    .recognised_by(Recognition::Prefix(ROOT_AGENT_ROLE_PREFIX)),
     T::section("persistent_mode", PERSISTENT_MODE, "persistent_mode"),
     T::fragment(
         "turn_aborted_developer",

@@ -41,6 +41,7 @@ pub use model::MODEL_SWITCH;
 pub use multi_agent_mode::MULTI_AGENT_MODE;
 pub use multi_agent_usage_hint::MULTI_AGENT_ROLE;
 pub use multi_agent_usage_hint::MULTI_AGENT_USAGE_HINT;
+pub use multi_agent_usage_hint::ROOT_AGENT_ROLE_PREFIX;
 pub use personality::PERSONALITY_SPEC;
 pub use plugins_instructions::PLUGINS_INSTRUCTIONS;
 pub use realtime::REALTIME_CUSTOM_START;

@@ -14,7 +14,11 @@ pub const MULTI_AGENT_ROLE: FragmentSpec = FragmentSpec {
     placement: MessagePlacement::Separate,
 };
 
-/// A usage hint from configuration, sent as plain text.
+/// How the root agent's role text under multi-agent v2 begins: by naming the agent's path.
+/// Upstream's bundled text and this project's both start so; nothing else marks the message.
+pub const ROOT_AGENT_ROLE_PREFIX: &str = "You are `/root`";
+
+/// A usage hint from configuration, or the bundled root-agent text, sent as plain text.
 pub const MULTI_AGENT_USAGE_HINT: FragmentSpec = FragmentSpec {
     role: DEVELOPER_ROLE,
     content_kind: "multi_agent.usage_hint",

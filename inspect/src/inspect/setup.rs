@@ -10,6 +10,7 @@ use std::rc::Rc;
 
 use codex_config::Features;
 use codex_core::BuiltinToolsConfig;
+use codex_core::LitePrefixIds;
 use codex_core::LiteToolCatalog;
 use codex_core::ModelProviderKind;
 use codex_core::ResponsesRequest;
@@ -159,6 +160,7 @@ impl<'c> RequestSetups<'c> {
                 &tools,
                 LiteToolCatalog::default(),
                 &self.base_instructions,
+                LitePrefixIds::default(),
             )?
         } else {
             Vec::new()

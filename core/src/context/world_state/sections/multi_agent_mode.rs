@@ -128,7 +128,7 @@ impl MultiAgentModeSection {
             MultiAgentMode::Custom(text) if text.trim().is_empty() => return None,
             MultiAgentMode::Custom(text) => text,
         };
-        Some(MULTI_AGENT_MODE.fragment(format!("\n{text}\n")))
+        Some(MULTI_AGENT_MODE.fragment(text.clone()))
     }
 }
 
@@ -152,18 +152,29 @@ impl WorldStateSection for MultiAgentModeSection {
         MULTI_AGENT_MODE.recognises(role, text)
     }
 
-    /// The recorded fingerprint of a usage hint from the catalog is replaced by this
+    /// The recorded fingerprint of a usage hint from the catalog (or this project's bundled
+    /// text) is replaced by this
     /// section's, as `multi_agent_usage_hint` replaces its own; the mode is a setting and stays.
     fn rederive_recorded(
         &self,
         recorded: &MultiAgentModeSnapshot,
     ) -> Option<MultiAgentModeSnapshot> {
         match (self.usage_hint_source, &recorded.usage_hint_hash) {
-            (Some(UsageHintSource::Catalog), Some(_)) => Some(MultiAgentModeSnapshot {
-                mode: recorded.mode.clone(),
-                usage_hint_hash: self.snapshot.usage_hint_hash.clone(),
-            }),
-            (Some(UsageHintSource::Catalog | UsageHintSource::Configured) | None, _) => None,
+            (Some(UsageHintSource::Catalog | UsageHintSource::Bundled), Some(_)) => {
+                Some(MultiAgentModeSnapshot {
+                    mode: recorded.mode.clone(),
+                    usage_hint_hash: self.snapshot.usage_hint_hash.clone(),
+                })
+            }
+            (
+                Some(
+                    UsageHintSource::Catalog
+                    | UsageHintSource::Configured
+                    | UsageHintSource::Bundled,
+                )
+                | None,
+                _,
+            ) => None,
         }
     }
 

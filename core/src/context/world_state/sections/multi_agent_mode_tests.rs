@@ -144,7 +144,7 @@ fn catalog_role_updates_remain_separate_from_active_mode() {
         vec![
             "<multi_agent_role>\nSpawn workers for builds.\n</multi_agent_role>".to_string(),
             format!(
-                "<multi_agent_mode>\n{}\n</multi_agent_mode>",
+                "<multi_agent_mode>{}</multi_agent_mode>",
                 TemplateSet::embedded().text(TemplateId::MultiAgentProactive)
             ),
         ]
@@ -185,7 +185,7 @@ fn custom_mode_is_bounded_before_snapshot_and_rendering() {
     assert!(removed > 0);
     assert_eq!(
         bounded.render_diff(Absent).expect("custom block").render(),
-        format!("<multi_agent_mode>\n{stored}\n</multi_agent_mode>")
+        format!("<multi_agent_mode>{stored}</multi_agent_mode>")
     );
 
     let short = "Delegate test runs.";
@@ -216,7 +216,7 @@ fn catalog_builds_the_mode_from_json_inputs() {
     .expect("renders");
     assert_eq!(
         output,
-        "(role - developer)\n<multi_agent_mode>\nAsk before delegating.\n</multi_agent_mode>"
+        "(role - developer)\n<multi_agent_mode>Ask before delegating.</multi_agent_mode>"
     );
     let ended = world_state_diff_cli(
         "multi_agent_mode",
@@ -228,7 +228,7 @@ fn catalog_builds_the_mode_from_json_inputs() {
     assert_eq!(
         ended,
         format!(
-            "(role - developer)\n<multi_agent_mode>\n{}\n</multi_agent_mode>",
+            "(role - developer)\n<multi_agent_mode>{}</multi_agent_mode>",
             TemplateSet::embedded().text(TemplateId::MultiAgentExplicitRequestOnly)
         )
     );

@@ -1,6 +1,6 @@
 //! `multi_agent_usage_hint`: the role instructions that tell a multi-agent model how to use
 //! sub-agents. Text from the model catalog is wrapped in `<multi_agent_role>`; text from
-//! configuration is sent unmarked. Either way it is a developer message of its own.
+//! configuration, and this project's bundled root-agent text, is sent unmarked. Either way it is a developer message of its own.
 
 use std::borrow::Cow;
 
@@ -61,7 +61,9 @@ impl MultiAgentUsageHintSection {
 fn usage_hint_fragment(text: &str, source: UsageHintSource) -> SectionFragment {
     match source {
         UsageHintSource::Catalog => MULTI_AGENT_ROLE.fragment(format!("\n{text}\n")),
-        UsageHintSource::Configured => MULTI_AGENT_USAGE_HINT.fragment(text.to_string()),
+        UsageHintSource::Configured | UsageHintSource::Bundled => {
+            MULTI_AGENT_USAGE_HINT.fragment(text.to_string())
+        }
     }
 }
 
@@ -83,12 +85,13 @@ impl WorldStateSection for MultiAgentUsageHintSection {
         Cow::Borrowed(self.fingerprint.as_str())
     }
 
-    /// The catalog's role text is the model's, in this project's catalog; a recorded
-    /// fingerprint of it is replaced by this section's (built for the recorded model). A
-    /// configured hint is sent verbatim, so its recorded fingerprint stays comparable.
+    /// The catalog's role text is the model's, in this project's catalog, and the bundled
+    /// text is this project's own; a recorded fingerprint of either is replaced by this
+    /// section's (built for the recorded model). A configured hint is sent verbatim, so its
+    /// recorded fingerprint stays comparable.
     fn rederive_recorded(&self, _recorded: &FragmentFingerprint) -> Option<FragmentFingerprint> {
         match self.source {
-            UsageHintSource::Catalog => Some(self.fingerprint.clone()),
+            UsageHintSource::Catalog | UsageHintSource::Bundled => Some(self.fingerprint.clone()),
             UsageHintSource::Configured => None,
         }
     }
