@@ -645,3 +645,45 @@ fn send_records_the_repository_and_a_resumed_step_opens_with_its_settings() {
     assert!(!kinds.contains(&Some("user_message")), "{kinds:?}");
     assert!(kinds.contains(&Some("item_completed")), "{kinds:?}");
 }
+
+#[test]
+fn inspect_rebuilds_the_client_metadata_send_sent_from_its_rollout() {
+    let workspace = Workspace::new();
+    let project = workspace.path("project");
+    std::fs::remove_dir(project.join(".git")).expect("rmdir the marker");
+    git(&project, &["init", "-q", "-b", "main"]);
+    git(&project, &["commit", "-q", "--allow-empty", "-m", "one"]);
+    let server = answering_server();
+    let rollout = workspace.path("rollout.jsonl");
+    let run = workspace.send(&server, &["--rollout", arg(&rollout)]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let sent = server.requests()[0].json();
+    let metadata: Value = serde_json::from_str(
+        sent["client_metadata"]["x-codex-turn-metadata"]
+            .as_str()
+            .expect("turn metadata text"),
+    )
+    .expect("turn metadata JSON");
+    assert_eq!(
+        (
+            &metadata["thread_source"],
+            metadata.get("context_window_id"),
+            metadata["workspaces"].as_object().map(|map| map.len()),
+        ),
+        (&json!("user"), None, Some(1))
+    );
+    let body = workspace.path("sent.json");
+    std::fs::write(&body, serde_json::to_string(&sent).expect("serializes")).expect("write");
+
+    // The rebuilt body carries client_metadata with the same keys (values are volatile).
+    let compared = workspace.run(
+        &["compare", arg(&body), arg(&rollout)].map(str::to_string),
+        None,
+    );
+    assert_eq!(
+        (compared.code, compared.stdout.as_str()),
+        (Some(0), "1 requests compared, 0 structural differences\n"),
+        "{}",
+        compared.stderr
+    );
+}

@@ -110,3 +110,7 @@ pub fn turn_metadata(turn: &TurnContext, ids: &IdGenerator) -> TurnMetadata {
         compaction: None,
     }
 }
+
+#[cfg(test)]
+#[path = "turn_tests.rs"]
+mod tests;
