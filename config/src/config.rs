@@ -104,6 +104,16 @@ pub struct ProviderNetwork {
 /// Upstream's cap on both retry counts.
 pub const MAX_PROVIDER_RETRIES: u32 = 100;
 
+/// Where a resolved setting came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SettingSource {
+    /// Nothing set it: the default applies.
+    #[default]
+    Default,
+    /// config.toml, a `-c` override or a command-line flag set it.
+    Configured,
+}
+
 /// Fully resolved configuration: defaults applied, paths absolute.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
@@ -119,6 +129,8 @@ pub struct Config {
     /// runs with [`Config::effective_personality`], which fills in the default.
     pub personality: Option<Personality>,
     pub sandbox_mode: SandboxMode,
+    /// Whether `sandbox_mode` was set (config.toml, `-c`, a flag) or is the default.
+    pub sandbox_mode_source: SettingSource,
     pub approval_policy: AskForApproval,
     /// Contents of `model_instructions_file` when set, else `base_instructions`.
     pub base_instructions: Option<String>,
@@ -323,6 +335,10 @@ impl Config {
             )?,
             personality: merged.personality,
             sandbox_mode: merged.sandbox_mode.unwrap_or_default(),
+            sandbox_mode_source: match merged.sandbox_mode {
+                Some(_) => SettingSource::Configured,
+                None => SettingSource::Default,
+            },
             approval_policy: merged.approval_policy.unwrap_or_default(),
             base_instructions,
             model_instructions_file: merged.model_instructions_file,

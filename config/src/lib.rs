@@ -23,6 +23,7 @@ pub use config::MAX_PROVIDER_RETRIES;
 pub use config::ModelProvider;
 pub use config::ProviderKey;
 pub use config::ProviderNetwork;
+pub use config::SettingSource;
 pub use config::check_working_directory;
 
 // The layers a `Config` is loaded from: the process environment, `config.toml`'s keys, `-c`

@@ -8,10 +8,11 @@ use serde_json::Value;
 
 /// The merge patch that turns `previous` into `current`, or `None` when they are equal.
 ///
-/// Keys removed from an object come first (as `null`, in sorted order), then added or changed
-/// keys in sorted order, so the same pair of documents always yields the same bytes whatever
-/// the insertion order of their maps. Objects are diffed recursively; any other value
-/// (arrays included) is replaced whole.
+/// Keys removed from an object come first (as `null`, in `previous`'s key order), then added or
+/// changed keys in `current`'s key order, as upstream writes its world-state patches
+/// (codex-rs/core/src/context/world_state/mod.rs): a snapshot serialized from a struct keeps
+/// its field order in the patch. Objects are diffed recursively; any other value (arrays
+/// included) is replaced whole.
 pub fn create_merge_patch(previous: &Value, current: &Value) -> Option<Value> {
     if previous == current {
         return None;
@@ -21,18 +22,14 @@ pub fn create_merge_patch(previous: &Value, current: &Value) -> Option<Value> {
     };
     let mut patch = Map::new();
     if let Value::Object(previous_map) = previous {
-        let mut removed: Vec<&String> = previous_map
+        for key in previous_map
             .keys()
             .filter(|key| !current_map.contains_key(key.as_str()))
-            .collect();
-        removed.sort();
-        for key in removed {
+        {
             patch.insert(key.clone(), Value::Null);
         }
     }
-    let mut entries: Vec<(&String, &Value)> = current_map.iter().collect();
-    entries.sort_by_key(|(key, _)| *key);
-    for (key, current_value) in entries {
+    for (key, current_value) in current_map {
         let entry = match previous.get(key.as_str()) {
             Some(previous_value) => create_merge_patch(previous_value, current_value),
             None => Some(current_value.clone()),

@@ -122,13 +122,13 @@ fn equal_documents_have_no_patch() {
 }
 
 #[test]
-fn removals_come_first_then_sorted_keys() {
+fn removals_come_first_then_keys_in_their_document_order() {
     let previous = json!({"z": 1, "keep": true, "m": 2, "b": "old"});
     let current = json!({"keep": true, "y": 3, "b": "new", "a": 0});
     let patch = create_merge_patch(&previous, &current).unwrap();
     assert_eq!(
         serde_json::to_string(&patch).unwrap(),
-        r#"{"m":null,"z":null,"a":0,"b":"new","y":3}"#
+        r#"{"z":null,"m":null,"y":3,"b":"new","a":0}"#
     );
 }
 

@@ -82,6 +82,7 @@ fn init(ids: &Arc<IdGenerator>) -> SessionInit {
         },
         templates: TemplateSet::embedded(),
         ids: Arc::clone(ids),
+        history_mode: codex_core::HistoryMode::Legacy,
     }
 }
 

@@ -112,6 +112,7 @@ pub use first_turn::build_first_turn_request;
 
 // The Responses request: body, builder, Lite prefix, metadata and stamping.
 pub use request::ClientMetadata;
+pub use request::ClientSurface;
 pub use request::ContentItemKindsPolicy;
 pub use request::INCLUDE_REASONING_ENCRYPTED_CONTENT;
 pub use request::LITE_FUNCTIONS_NAMESPACE;
@@ -135,6 +136,7 @@ pub use request::TextFormat;
 pub use request::TextFormatType;
 pub use request::ToolChoice;
 pub use request::TurnMetadata;
+pub use request::TurnMetadataWorkspace;
 pub use request::TurnRequestError;
 pub use request::build_responses_request;
 pub use request::build_turn_request;
@@ -171,6 +173,7 @@ pub use context_manager::is_api_item;
 
 // The session: history, steady-state context updates, compaction, rollout lines.
 pub use session::BaselineAuthor;
+pub use session::HistoryMode;
 pub use session::MetaWriter;
 pub use session::NewThreadMeta;
 pub use session::ResumedSession;
@@ -179,6 +182,7 @@ pub use session::RolloutSinkError;
 pub use session::Session;
 pub use session::SessionError;
 pub use session::SessionInit;
+pub use session::THREAD_SOURCE_USER;
 pub use session::TurnAbortReason;
 pub use session::TurnContextContributor;
 pub use session::new_thread_meta;

@@ -59,8 +59,10 @@ fn world_state_lines(captures: &PathBuf) -> Vec<Vec<Value>> {
     rollouts
 }
 
-/// Every recorded patch is exactly what `merge_patch_from` produces between the states it
-/// connects, byte for byte (key order included).
+/// Every recorded patch is what `merge_patch_from` produces between the states it connects:
+/// the same members, and the sections in the same order. Inside a section the keys follow the
+/// order of the section's fresh snapshot (its type's field order), which a state rebuilt here by
+/// applying the recorded patches does not keep, so members are compared as values.
 #[test]
 #[ignore = "needs CODEX_UPSTREAM_FIXTURES"]
 fn recorded_patches_match_our_merge_patches() {
@@ -86,11 +88,14 @@ fn recorded_patches_match_our_merge_patches() {
             let ours = next
                 .merge_patch_from(&previous)
                 .expect("a recorded patch changes something");
-            // `serde_json` keeps object members in their recorded order.
-            assert_eq!(
-                serde_json::to_string(&ours).expect("json"),
-                serde_json::to_string(&state).expect("json")
-            );
+            assert_eq!(ours, state);
+            let section_order = |patch: &Value| -> Vec<String> {
+                patch
+                    .as_object()
+                    .map(|sections| sections.keys().cloned().collect())
+                    .unwrap_or_default()
+            };
+            assert_eq!(section_order(&ours), section_order(&state));
             checked += 1;
             baseline = Some(next);
         }

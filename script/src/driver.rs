@@ -52,6 +52,10 @@ use super::thread::seed_stream;
 use codex_core::AgentsMd;
 use codex_core::Assembler;
 use codex_core::BaselineAuthor;
+use codex_core::ClientSurface;
+use codex_core::GIT_ATTRIBUTION_SECTION_ID;
+use codex_core::GitAttributionInputs;
+use codex_core::HistoryMode;
 use codex_core::MetaWriter;
 use codex_core::NewThreadMeta;
 use codex_core::ThreadIdentity;
@@ -116,6 +120,13 @@ impl RequestSink for Vec<ScriptRequest> {
     }
 }
 
+/// Whether a turn opens with a `thread_settings_applied` event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SettingsAnnouncement {
+    None,
+    NextTurn,
+}
+
 /// A session whose turns come from a script (or the command line).
 pub struct ScriptedSession<'env> {
     env: &'env SessionEnvironment,
@@ -123,8 +134,20 @@ pub struct ScriptedSession<'env> {
     ids: Arc<IdGenerator>,
     identity: ThreadIdentity,
     base_instructions: BaseInstructions,
+    /// How the thread's rollout records messages: a new thread's scripted rollout is legacy, a
+    /// resumed one keeps its rollout's mode.
+    history_mode: HistoryMode,
     previous_turn: Option<PreviousTurnSettings>,
     turns_started: usize,
+    /// The git-attribution extension, installed when the thread's rollout recorded its section
+    /// (the released CLI's host writes one); scripted threads run without it.
+    git_attribution: Option<GitAttributionInputs>,
+    /// Whose turn metadata the requests carry: the released CLI's on a thread it (or `send`)
+    /// started, upstream's core harness's otherwise.
+    client_surface: ClientSurface,
+    /// Whether the next turn opens with a `thread_settings_applied` event (see
+    /// [`ScriptedSession::announce_settings_on_next_turn`]).
+    settings_announcement: SettingsAnnouncement,
     mode: ContextMode,
     /// What earlier turns' events left behind (approved prefixes, the last time reminder).
     events: EventState,
@@ -165,8 +188,16 @@ impl<'env> ScriptedSession<'env> {
             .instructions()
             .clone();
         let meta = thread_meta(&identity, config, &base_instructions, &ids, None);
-        let mut session =
-            Session::new(session_init(env, &ids, &identity, &base_instructions), sink);
+        let mut session = Session::new(
+            session_init(
+                env,
+                &ids,
+                &identity,
+                &base_instructions,
+                HistoryMode::Legacy,
+            ),
+            sink,
+        );
         session.record_session_meta(meta)?;
         Ok(Self {
             env,
@@ -174,8 +205,12 @@ impl<'env> ScriptedSession<'env> {
             ids,
             identity,
             base_instructions,
+            history_mode: HistoryMode::Legacy,
             previous_turn: None,
             turns_started: 0,
+            git_attribution: None,
+            client_surface: ClientSurface::CoreHarness,
+            settings_announcement: SettingsAnnouncement::None,
             mode,
             events: EventState::default(),
             earlier_lines: Vec::new(),
@@ -321,6 +356,21 @@ impl<'env> ScriptedSession<'env> {
         // recorded world state. The look-up stays quiet: for a model the catalog does not know
         // the fallback entry has no catalog texts, which is all the re-derivation reads.
         let baseline_author = BaselineAuthor::of(reconstructed.session_meta.as_ref());
+        let history_mode = HistoryMode::of(reconstructed.session_meta.as_ref());
+        let client_surface = ClientSurface::of_thread_source(
+            reconstructed
+                .session_meta
+                .as_ref()
+                .and_then(|meta| meta.thread_source.as_deref()),
+        );
+        let git_attribution = reconstructed
+            .world_state_baseline
+            .as_ref()
+            .and_then(|baseline| baseline.get(GIT_ATTRIBUTION_SECTION_ID))
+            .map(|recorded| GitAttributionInputs {
+                enabled: recorded.as_bool().unwrap_or(false),
+                attribution: None,
+            });
         let recorded_model = reconstructed
             .reference_context_item
             .as_ref()
@@ -332,7 +382,7 @@ impl<'env> ScriptedSession<'env> {
                 )
             });
         let session = Session::resume(
-            session_init(env, &ids, &identity, &base_instructions),
+            session_init(env, &ids, &identity, &base_instructions, history_mode),
             ResumedSession {
                 history: reconstructed.history,
                 reference_context_item: reconstructed.reference_context_item,
@@ -365,13 +415,24 @@ impl<'env> ScriptedSession<'env> {
             ids,
             identity,
             base_instructions,
+            history_mode,
             previous_turn,
             turns_started,
+            git_attribution,
+            client_surface,
+            settings_announcement: SettingsAnnouncement::None,
             mode,
             events,
             earlier_lines: Vec::new(),
             token_usage,
         })
+    }
+
+    /// Makes the next turn open with a `thread_settings_applied` event carrying its settings,
+    /// written before its `task_started`: what `codex exec resume` writes when it resumes a
+    /// thread, whether or not its settings changed.
+    pub fn announce_settings_on_next_turn(&mut self) {
+        self.settings_announcement = SettingsAnnouncement::NextTurn;
     }
 
     /// Applies a settings operation: the thread runs under `config` from now on. Once the
@@ -432,7 +493,13 @@ impl<'env> ScriptedSession<'env> {
         if self.session.reference_context_item().is_none() {
             return;
         }
-        let init = session_init(self.env, &self.ids, &self.identity, &self.base_instructions);
+        let init = session_init(
+            self.env,
+            &self.ids,
+            &self.identity,
+            &self.base_instructions,
+            self.history_mode,
+        );
         let placeholder = Session::new(init.clone(), ScriptSink::memory());
         let session = std::mem::replace(&mut self.session, placeholder);
         let history = session.history().items().to_vec();
@@ -463,6 +530,8 @@ impl<'env> ScriptedSession<'env> {
             },
         )?;
         turn.previous_turn = self.previous_turn.clone();
+        turn.git_attribution = self.git_attribution.clone();
+        turn.client_surface = self.client_surface;
         Ok(turn)
     }
 
@@ -503,6 +572,7 @@ fn thread_meta(
         timestamp: ids.rollout_timestamp(),
         forked_from,
         writer: MetaWriter::Script,
+        git: None,
     })
 }
 
@@ -511,11 +581,13 @@ fn session_init(
     ids: &Arc<IdGenerator>,
     identity: &ThreadIdentity,
     base_instructions: &BaseInstructions,
+    history_mode: HistoryMode,
 ) -> SessionInit {
     SessionInit {
         thread_id: identity.thread_id.clone(),
         base_instructions: base_instructions.clone(),
         templates: env.templates.clone(),
         ids: Arc::clone(ids),
+        history_mode,
     }
 }

@@ -87,6 +87,7 @@ pub fn recorded_settings(
         timestamp: String::new(),
         forked_from: None,
         writer: MetaWriter::Script,
+        git: None,
     });
     // The session reports what it cannot use when it is resumed; this look-ahead stays quiet.
     let view =

@@ -32,6 +32,7 @@ const fn row(package: &'static str, layer: u8) -> CrateLayer {
 /// The dependency order of the workspace, lowest first. Adding a crate means adding its row.
 pub const CRATE_LAYERS: &[CrateLayer] = &[
     row("codex-utils-fs", 0),
+    row("codex-utils-git", 0),
     row("codex-protocol", 0),
     row("codex-context-fragments", 1),
     row("codex-prompts", 2),

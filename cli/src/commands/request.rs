@@ -11,6 +11,7 @@ use codex_config::ConfigOverrides;
 use codex_config::check_working_directory;
 use codex_core::AgentsMd;
 use codex_core::Assembler;
+use codex_core::ClientSurface;
 use codex_core::FirstTurn;
 use codex_core::FirstTurnOptions;
 use codex_core::IdGenerator;
@@ -250,6 +251,8 @@ pub fn prepare_turn(args: &TurnArgs) -> anyhow::Result<PreparedTurn> {
     if args.lite {
         turn.model.use_responses_lite = true;
     }
+    // The first turn of a thread the user starts in the released CLI (`codex exec`).
+    turn.client_surface = ClientSurface::ExecCli;
     Ok(PreparedTurn {
         config,
         identity: drawn.identity,

@@ -22,6 +22,8 @@ use codex_client::ResponsesClient;
 use codex_client::ResponsesLite;
 use codex_client::StreamProgress;
 use codex_core::ContentItemKindsPolicy;
+use codex_core::GitAttributionInputs;
+use codex_core::HistoryMode;
 use codex_core::MetaWriter;
 use codex_core::NewThreadMeta;
 use codex_core::RolloutSink;
@@ -98,7 +100,10 @@ fn create_rollout(path: &Path) -> anyhow::Result<RolloutWriter> {
         .create_new(true)
         .open(path)
         .with_context(|| format!("cannot create rollout {}", path.display()))?;
-    Ok(RolloutWriter::open_existing(path, LineOrdinals::Omitted)?)
+    Ok(RolloutWriter::open_existing(
+        path,
+        LineOrdinals::Sequential { next: 0 },
+    )?)
 }
 
 fn run_turn<S: RolloutSink>(
@@ -110,10 +115,13 @@ fn run_turn<S: RolloutSink>(
     let PreparedTurn {
         config,
         identity,
-        turn,
+        mut turn,
         templates,
         ids,
     } = prepared;
+    // The released CLI installs the git-attribution extension; its policy comes from the
+    // account, so without one it is off (and the model is told nothing).
+    turn.git_attribution = Some(GitAttributionInputs::default());
     let tools = turn.builtin_tools(&templates)?;
     let mut session = Session::new(
         SessionInit {
@@ -121,10 +129,15 @@ fn run_turn<S: RolloutSink>(
             base_instructions: turn.base_instructions.instructions().clone(),
             templates,
             ids: Arc::clone(&ids),
+            history_mode: HistoryMode::Paginated,
         },
         sink,
     );
-    // Rollouts written here carry no line ordinals (legacy history mode), as `codex exec` writes.
+    // Written as `codex exec` writes a new thread: paginated history (numbered lines,
+    // `item_completed` events) and the repository's git state.
+    let git = codex_utils_git::git_info(&turn.cwd)
+        .map(serde_json::to_value)
+        .transpose()?;
     session.record_session_meta(new_thread_meta(NewThreadMeta {
         identity: &identity,
         cwd: turn.cwd.clone(),
@@ -133,6 +146,7 @@ fn run_turn<S: RolloutSink>(
         timestamp: ids.rollout_timestamp(),
         forked_from: None,
         writer: MetaWriter::Exec,
+        git,
     }))?;
     session.start_turn(&turn)?;
     session.record_context_updates_and_set_reference_context_item(&turn)?;

@@ -318,6 +318,8 @@ fn resume(args: &ResumeArgs) -> anyhow::Result<String> {
         false => ScriptSink::memory(),
     };
     let mut session = ScriptedSession::resume(&env, &loaded, &config, sink, ContextMode::Diffs)?;
+    // As `codex exec resume` does, the resumed step opens by recording the settings it runs with.
+    session.announce_settings_on_next_turn();
     let request = session.run_turn(&config, &next_turn(&args.next), &mut ScriptedReplies)?;
     session.into_sink().finish()?;
     render_next_request(args.next.format, request)

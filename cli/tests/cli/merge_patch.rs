@@ -107,7 +107,7 @@ fn diff_then_apply_round_trips_every_rfc7386_vector() {
 }
 
 #[test]
-fn diff_prints_sorted_removals_then_changes() {
+fn diff_prints_removals_then_changes_in_document_order() {
     let dir = tempfile::tempdir().expect("tempdir");
     let previous = write_json(
         dir.path(),
@@ -121,7 +121,7 @@ fn diff_prints_sorted_removals_then_changes() {
     );
     assert_success(
         &run(&["merge-patch", "diff", arg(&previous), arg(&current)]),
-        "{\n  \"b\": null,\n  \"z\": null,\n  \"keep\": {\n    \"y\": 3\n  },\n  \"new\": [\n    1\n  ]\n}\n",
+        "{\n  \"z\": null,\n  \"b\": null,\n  \"keep\": {\n    \"y\": 3\n  },\n  \"new\": [\n    1\n  ]\n}\n",
     );
 }
 

@@ -90,6 +90,15 @@ fn answering_server() -> TestServer {
     TestServer::start(|_, _| Reply::EventStream(sse_body(&answer_events(&["Hel", "lo ", "there"]))))
 }
 
+/// Every rollout line as JSON.
+fn rollout_lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .expect("rollout is readable")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("rollout line is JSON"))
+        .collect()
+}
+
 /// `(line type, payload type)` of every rollout line.
 fn line_kinds(path: &Path) -> Vec<(String, Option<String>)> {
     std::fs::read_to_string(path)
@@ -213,8 +222,8 @@ fn send_streams_the_answer_and_records_a_resumable_rollout() {
             ("world_state", None),
             ("turn_context", None),
             ("response_item", Some("message")),
-            ("event_msg", Some("user_message")),
-            ("event_msg", Some("agent_message")),
+            ("event_msg", Some("item_completed")),
+            ("event_msg", Some("item_completed")),
             ("response_item", Some("message")),
             ("event_msg", Some("token_count")),
             ("event_msg", Some("task_complete")),
@@ -222,6 +231,50 @@ fn send_streams_the_answer_and_records_a_resumable_rollout() {
         .map(|(line, payload)| (line.to_string(), payload.map(str::to_string))),
     );
     assert_eq!(line_kinds(&rollout), expected_kinds);
+    // Written as `codex exec` writes a new thread: paginated history, every line numbered, the
+    // turn's messages as completed items.
+    let lines = rollout_lines(&rollout);
+    assert_eq!(
+        lines
+            .iter()
+            .map(|line| line["ordinal"].as_u64())
+            .collect::<Vec<_>>(),
+        (0..lines.len() as u64).map(Some).collect::<Vec<_>>()
+    );
+    let meta = &lines[0]["payload"];
+    assert_eq!(
+        (
+            &meta["originator"],
+            &meta["source"],
+            &meta["thread_source"],
+            &meta["history_mode"],
+            meta.get("git"),
+        ),
+        (
+            &json!("codex_exec"),
+            &json!("exec"),
+            &json!("user"),
+            &json!("paginated"),
+            None
+        )
+    );
+    let completed: Vec<Value> = lines
+        .iter()
+        .filter(|line| line["payload"]["type"] == "item_completed")
+        .map(|line| {
+            let payload = &line["payload"];
+            assert_eq!(payload["thread_id"], json!(thread_id));
+            assert_eq!(payload["started_at_ms"], payload["completed_at_ms"]);
+            json!([payload["item"]["type"], payload["item"]["content"]])
+        })
+        .collect();
+    assert_eq!(
+        completed,
+        vec![
+            json!(["UserMessage", [{"type": "text", "text": "hi", "text_elements": []}]]),
+            json!(["AgentMessage", [{"type": "Text", "text": "Hello there"}]]),
+        ]
+    );
 
     // It reads back without damage and rebuilds the history the endpoint saw, followed by the
     // answer with the server's id.
@@ -401,7 +454,7 @@ fn send_reports_a_rejected_request_without_the_key() {
     let kinds = line_kinds(&rollout);
     assert_eq!(
         kinds.last(),
-        Some(&("event_msg".to_string(), Some("user_message".to_string())))
+        Some(&("event_msg".to_string(), Some("item_completed".to_string())))
     );
     let rollout_text = std::fs::read_to_string(&rollout).expect("rollout text");
     assert!(!rollout_text.contains(SECRET_KEY));
@@ -505,5 +558,132 @@ fn send_rollout_continues_with_session_resume() {
             ),
             (Some("user"), None, json!("next")),
         ]
+    );
+}
+
+/// `git` in `dir` with an identity of its own and no machine configuration.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@localhost"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}");
+    String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn send_records_the_repository_and_a_resumed_step_opens_with_its_settings() {
+    let workspace = Workspace::new();
+    let project = workspace.path("project");
+    std::fs::remove_dir(project.join(".git")).expect("rmdir the marker");
+    git(&project, &["init", "-q", "-b", "main"]);
+    git(&project, &["commit", "-q", "--allow-empty", "-m", "one"]);
+    let head = git(&project, &["rev-parse", "HEAD"]);
+    let server = answering_server();
+    let rollout = workspace.path("rollout.jsonl");
+    let run = workspace.send(&server, &["--rollout", arg(&rollout)]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let first = rollout_lines(&rollout);
+    assert_eq!(
+        first[0]["payload"]["git"],
+        json!({"commit_hash": head, "branch": "main"})
+    );
+
+    let resumed = workspace.run(
+        &[
+            "session",
+            "resume",
+            arg(&rollout),
+            "--write",
+            "--user",
+            "next",
+            "--codex-home",
+            arg(&workspace.path("home")),
+            "--set",
+            "seed=7",
+            "--set",
+            "current_date=\"2026-11-30\"",
+            "--set",
+            "timezone=\"Etc/UTC\"",
+            "--set",
+            "shell=\"bash\"",
+        ]
+        .map(str::to_string),
+        None,
+    );
+    assert_eq!(resumed.code, Some(0), "{}", resumed.stderr);
+    let lines = rollout_lines(&rollout);
+    // The numbering goes on, and the resumed step opens with the settings it runs with.
+    assert_eq!(
+        lines
+            .iter()
+            .map(|line| line["ordinal"].as_u64())
+            .collect::<Vec<_>>(),
+        (0..lines.len() as u64).map(Some).collect::<Vec<_>>()
+    );
+    let added: Vec<Option<&str>> = lines[first.len()..]
+        .iter()
+        .map(|line| line["payload"]["type"].as_str())
+        .take(2)
+        .collect();
+    assert_eq!(
+        added,
+        vec![Some("thread_settings_applied"), Some("task_started")]
+    );
+    let kinds: Vec<Option<&str>> = lines[first.len()..]
+        .iter()
+        .filter(|line| line["type"] == "event_msg")
+        .map(|line| line["payload"]["type"].as_str())
+        .collect();
+    assert!(!kinds.contains(&Some("user_message")), "{kinds:?}");
+    assert!(kinds.contains(&Some("item_completed")), "{kinds:?}");
+}
+
+#[test]
+fn inspect_rebuilds_the_client_metadata_send_sent_from_its_rollout() {
+    let workspace = Workspace::new();
+    let project = workspace.path("project");
+    std::fs::remove_dir(project.join(".git")).expect("rmdir the marker");
+    git(&project, &["init", "-q", "-b", "main"]);
+    git(&project, &["commit", "-q", "--allow-empty", "-m", "one"]);
+    let server = answering_server();
+    let rollout = workspace.path("rollout.jsonl");
+    let run = workspace.send(&server, &["--rollout", arg(&rollout)]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let sent = server.requests()[0].json();
+    let metadata: Value = serde_json::from_str(
+        sent["client_metadata"]["x-codex-turn-metadata"]
+            .as_str()
+            .expect("turn metadata text"),
+    )
+    .expect("turn metadata JSON");
+    assert_eq!(
+        (
+            &metadata["thread_source"],
+            metadata.get("context_window_id"),
+            metadata["workspaces"].as_object().map(|map| map.len()),
+        ),
+        (&json!("user"), None, Some(1))
+    );
+    let body = workspace.path("sent.json");
+    std::fs::write(&body, serde_json::to_string(&sent).expect("serializes")).expect("write");
+
+    // The rebuilt body carries client_metadata with the same keys (values are volatile).
+    let compared = workspace.run(
+        &["compare", arg(&body), arg(&rollout)].map(str::to_string),
+        None,
+    );
+    assert_eq!(
+        (compared.code, compared.stdout.as_str()),
+        (Some(0), "1 requests compared, 0 structural differences\n"),
+        "{}",
+        compared.stderr
     );
 }

@@ -298,9 +298,11 @@ fn resume_writes_only_with_write() {
                 .to_string()
         })
         .collect();
+    // As `codex exec resume` does, the resumed step opens with the settings it runs with.
     assert_eq!(
         appended_types,
         [
+            "thread_settings_applied",
             "task_started",
             "turn_context",
             "response_item",

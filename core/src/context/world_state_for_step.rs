@@ -12,6 +12,7 @@ use codex_prompts::TemplateSet;
 
 use crate::context::world_state::CatalogEntry;
 use crate::context::world_state::CatalogSection;
+use crate::context::world_state::HOST_SKILLS_SECTION_ID;
 use crate::context::world_state::WorldState;
 use crate::context::world_state::WorldStateError;
 use crate::context::world_state::sections::agents_md::AgentsMdSection;
@@ -22,6 +23,8 @@ use crate::context::world_state::sections::context_window::ContextWindowSection;
 use crate::context::world_state::sections::context_window_guidance::ContextWindowGuidanceSection;
 use crate::context::world_state::sections::environments::EnvironmentsSection;
 use crate::context::world_state::sections::environments_instructions::EnvironmentsInstructionsSection;
+use crate::context::world_state::sections::git_attribution::GIT_ATTRIBUTION_SECTION_ID;
+use crate::context::world_state::sections::git_attribution::git_attribution_contribution;
 use crate::context::world_state::sections::managed_developer_instructions::ManagedDeveloperInstructionsSection;
 use crate::context::world_state::sections::model::ModelSection;
 use crate::context::world_state::sections::multi_agent_mode::MultiAgentModeSection;
@@ -30,6 +33,7 @@ use crate::context::world_state::sections::permissions::PermissionsSection;
 use crate::context::world_state::sections::personality::PersonalitySection;
 use crate::context::world_state::sections::plugins_instructions::PluginsInstructionsSection;
 use crate::context::world_state::sections::realtime::RealtimeSection;
+use crate::context::world_state::sections::skills::SKILLS_SECTION_ID;
 use crate::context::world_state::sections::skills::SkillsCatalogSource;
 use crate::context::world_state::sections::skills::skills_catalog_body;
 use crate::context::world_state::sections::skills::skills_section_contribution;
@@ -62,8 +66,13 @@ pub enum SectionRow {
         add: AddToStep,
         built_from: fn(&TurnContext) -> Vec<String>,
     },
-    /// Extension contributions registered among the built-in sections.
-    Extension { add: AddToStep },
+    /// Extension contributions registered among the built-in sections, with the IDs of the
+    /// sections they may contribute.
+    Extension {
+        #[cfg_attr(not(test), expect(dead_code, reason = "read by the registry's tests"))]
+        ids: &'static [&'static str],
+        add: AddToStep,
+    },
 }
 
 impl SectionRow {
@@ -104,8 +113,15 @@ pub static SECTIONS: &[SectionRow] = &[
     SectionRow::of::<AppsInstructionsSection>(),
     SectionRow::of::<PluginsInstructionsSection>(),
     SectionRow::of::<ToolsSection>(),
-    // `skills` and `host_skills`.
-    SectionRow::Extension { add: add_skills },
+    SectionRow::Extension {
+        ids: &[SKILLS_SECTION_ID, HOST_SKILLS_SECTION_ID],
+        add: add_skills,
+    },
+    // When the host installs that extension.
+    SectionRow::Extension {
+        ids: &[GIT_ATTRIBUTION_SECTION_ID],
+        add: add_git_attribution,
+    },
     SectionRow::of::<MultiAgentUsageHintSection>(),
     SectionRow::of::<MultiAgentModeSection>(),
     SectionRow::of::<ManagedDeveloperInstructionsSection>(),
@@ -156,6 +172,19 @@ pub fn template_source(id: TemplateId) -> String {
 }
 
 /// The skills listing and the configured host catalogue.
+fn add_git_attribution(
+    world_state: &mut WorldState,
+    turn: &TurnContext,
+    templates: &TemplateSet,
+) -> Result<(), WorldStateError> {
+    match &turn.git_attribution {
+        Some(inputs) => {
+            world_state.add_contribution(git_attribution_contribution(inputs, templates))
+        }
+        None => Ok(()),
+    }
+}
+
 fn add_skills(
     world_state: &mut WorldState,
     turn: &TurnContext,

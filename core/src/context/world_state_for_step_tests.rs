@@ -6,7 +6,6 @@ use super::*;
 use crate::context::world_state::HOST_SKILLS_SECTION_ID;
 use crate::context::world_state::PERMISSIONS_SECTION_ID;
 use crate::context::world_state::catalog_section_ids;
-use crate::context::world_state::sections::skills::SKILLS_SECTION_ID;
 use crate::turn_context::MultiAgentUsageHintSectionInputs;
 use crate::turn_context::SkillsListing;
 use crate::turn_context::SkillsSettings;
@@ -40,6 +39,9 @@ fn everything_on() -> TurnContext {
         listing: SkillsListing::Listed,
         host: Vec::new(),
     });
+    turn.git_attribution = Some(
+        crate::context::world_state::sections::git_attribution::GitAttributionInputs::default(),
+    );
     turn.multi_agent.usage_hint = Some(MultiAgentUsageHintSectionInputs {
         source: UsageHintSource::Configured,
         text: "Delegate wide searches.".to_string(),
@@ -53,7 +55,7 @@ fn row_ids() -> Vec<&'static str> {
         .iter()
         .flat_map(|row| match row {
             SectionRow::Section { catalog, .. } => vec![catalog.id()],
-            SectionRow::Extension { .. } => vec![SKILLS_SECTION_ID, HOST_SKILLS_SECTION_ID],
+            SectionRow::Extension { ids, .. } => ids.to_vec(),
         })
         .collect()
 }

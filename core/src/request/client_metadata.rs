@@ -1,6 +1,8 @@
 //! `client_metadata`: the ids upstream attaches to every request, plus the JSON-encoded
 //! `x-codex-turn-metadata` summary of the turn.
 
+use std::collections::BTreeMap;
+
 use codex_protocol::SandboxMode;
 use serde::Deserialize;
 use serde::Serialize;
@@ -27,7 +29,9 @@ pub struct TurnMetadata {
     pub turn_id: String,
     /// `<thread id>:<context window number>`.
     pub window_id: String,
-    pub context_window_id: String,
+    /// The context window's id; the released `codex exec` (0.149.1) sends none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_window_id: Option<String>,
     pub request_kind: RequestKind,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forked_from_thread_id: Option<String>,
@@ -48,10 +52,46 @@ pub struct TurnMetadata {
     pub auto_review_enabled: bool,
     pub node_repl_auto_review_required: bool,
     pub node_repl_disabled: bool,
+    /// Per repository root the turn runs in, its git state; absent outside a repository.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspaces: Option<BTreeMap<String, TurnMetadataWorkspace>>,
     pub turn_started_at_unix_ms: i64,
     /// Details of a compaction request, passed through unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compaction: Option<serde_json::Value>,
+}
+
+/// One repository of the turn metadata's `workspaces`. Declaration order is upstream's key order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnMetadataWorkspace {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latest_git_commit_hash: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub has_changes: Option<bool>,
+}
+
+/// Which client's turn metadata a thread's requests carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ClientSurface {
+    /// Upstream's core at the reference commit as its test harness drives it (the captured
+    /// scenarios): the context window id, no thread source, no git state (its threads run in
+    /// folders outside any repository).
+    #[default]
+    CoreHarness,
+    /// The released `codex exec` (0.149.1) on a thread the user started (`session_meta`
+    /// `thread_source` `user`): the thread source and the repository's git state
+    /// (`workspaces`), and no context window id.
+    ExecCli,
+}
+
+impl ClientSurface {
+    /// The surface of a thread whose `session_meta` records `thread_source`.
+    pub fn of_thread_source(thread_source: Option<&str>) -> Self {
+        match thread_source {
+            Some(crate::session::THREAD_SOURCE_USER) => ClientSurface::ExecCli,
+            Some(_) | None => ClientSurface::CoreHarness,
+        }
+    }
 }
 
 /// The `client_metadata` object. Upstream builds it from a hash map, so its key order varies from

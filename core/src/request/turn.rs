@@ -5,7 +5,10 @@
 use codex_protocol::ResponseItem;
 use codex_protocol::SandboxPolicy;
 
+use std::collections::BTreeMap;
+
 use super::ClientMetadata;
+use super::ClientSurface;
 use super::ContentItemKindsPolicy;
 use super::ModelProviderKind;
 use super::RequestBuildError;
@@ -13,8 +16,10 @@ use super::RequestKind;
 use super::ResponsesRequest;
 use super::ResponsesRequestInputs;
 use super::TurnMetadata;
+use super::TurnMetadataWorkspace;
 use super::build_responses_request;
 use crate::ids::IdGenerator;
+use crate::session::THREAD_SOURCE_USER;
 use crate::tools::ToolSpec;
 use crate::turn_context::TurnContext;
 
@@ -63,6 +68,22 @@ pub fn turn_metadata(turn: &TurnContext, ids: &IdGenerator) -> TurnMetadata {
         SandboxPolicy::DangerFullAccess | SandboxPolicy::ExternalSandbox { .. } => "none",
         SandboxPolicy::ReadOnly { .. } | SandboxPolicy::WorkspaceWrite { .. } => "seccomp",
     };
+    let (context_window_id, thread_source, workspaces) = match turn.client_surface {
+        ClientSurface::CoreHarness => (Some(turn.token_budget.window_id.clone()), None, None),
+        ClientSurface::ExecCli => (
+            None,
+            Some(THREAD_SOURCE_USER.to_string()),
+            codex_utils_git::workspace_git(&turn.cwd).map(|workspace| {
+                BTreeMap::from([(
+                    workspace.root.display().to_string(),
+                    TurnMetadataWorkspace {
+                        latest_git_commit_hash: workspace.latest_git_commit_hash,
+                        has_changes: workspace.has_changes,
+                    },
+                )])
+            }),
+        ),
+    };
     TurnMetadata {
         installation_id: turn.installation_id.clone(),
         session_id: turn.thread_id.clone(),
@@ -70,21 +91,26 @@ pub fn turn_metadata(turn: &TurnContext, ids: &IdGenerator) -> TurnMetadata {
         agent_name: turn.token_budget.agent_path.clone(),
         turn_id: turn.turn_id.clone(),
         window_id: format!("{}:0", turn.thread_id),
-        context_window_id: turn.token_budget.window_id.clone(),
+        context_window_id,
         request_kind: RequestKind::Turn,
         forked_from_thread_id: None,
         parent_thread_id: None,
         parent_turn_id: None,
         root_turn_id: Some(turn.turn_id.clone()),
         subagent_kind: None,
-        thread_source: None,
+        thread_source,
         sandbox: sandbox.to_string(),
         sandbox_mode: turn.sandbox_policy.mode(),
         auto_review_enabled: turn.approvals_reviewer
             == codex_protocol::ApprovalsReviewer::AutoReview,
         node_repl_auto_review_required: turn.model.node_repl_auto_review_required,
         node_repl_disabled: turn.model.node_repl_disabled,
+        workspaces,
         turn_started_at_unix_ms: ids.now().as_millisecond(),
         compaction: None,
     }
 }
+
+#[cfg(test)]
+#[path = "turn_tests.rs"]
+mod tests;

@@ -9,6 +9,7 @@ pub(super) const TASK_COMPLETE: &str = "task_complete";
 pub(super) const USER_MESSAGE: &str = "user_message";
 pub(super) const AGENT_MESSAGE: &str = "agent_message";
 pub(super) const THREAD_ROLLED_BACK: &str = "thread_rolled_back";
+pub(super) const ITEM_COMPLETED: &str = "item_completed";
 
 pub(super) fn task_started(
     turn_id: &str,
@@ -44,6 +45,52 @@ pub(super) fn agent_message(text: &str) -> Value {
         "phase": null,
         "memory_citation": null,
     })
+}
+
+/// Where an `item_completed` event stands: its thread and turn, and the instant (milliseconds
+/// since the epoch) the item was completed, which is also when it started (user and agent
+/// messages are recorded whole).
+pub(super) struct CompletedAt<'a> {
+    pub thread_id: &'a str,
+    pub turn_id: &'a str,
+    pub millis: i64,
+}
+
+/// A turn item completed, as paginated rollouts record user and agent messages instead of
+/// `user_message` / `agent_message` events (codex-rs/rollout/src/policy.rs).
+fn item_completed(at: CompletedAt<'_>, item: Value) -> Value {
+    json!({
+        "type": ITEM_COMPLETED,
+        "thread_id": at.thread_id,
+        "turn_id": at.turn_id,
+        "item": item,
+        "started_at_ms": at.millis,
+        "completed_at_ms": at.millis,
+    })
+}
+
+/// The user's message as a completed `UserMessage` turn item with id `item_id`.
+pub(super) fn user_message_completed(at: CompletedAt<'_>, item_id: &str, text: &str) -> Value {
+    item_completed(
+        at,
+        json!({
+            "type": "UserMessage",
+            "id": item_id,
+            "content": [{"type": "text", "text": text, "text_elements": []}],
+        }),
+    )
+}
+
+/// The model's message as a completed `AgentMessage` turn item; its id is the response item's.
+pub(super) fn agent_message_completed(at: CompletedAt<'_>, item_id: &str, text: &str) -> Value {
+    item_completed(
+        at,
+        json!({
+            "type": "AgentMessage",
+            "id": item_id,
+            "content": [{"type": "Text", "text": text}],
+        }),
+    )
 }
 
 /// What a `task_complete` event says about its turn.

@@ -4,7 +4,10 @@ use std::path::PathBuf;
 
 use codex_protocol::BaseInstructions;
 use codex_protocol::SessionMeta;
+use serde_json::Value;
 use serde_json::json;
+
+use super::HistoryMode;
 
 use crate::ids::ThreadIdentity;
 
@@ -14,7 +17,8 @@ pub enum MetaWriter {
     /// `session run/resume/fork`: this project's own originator.
     Script,
     /// `send`: written as `codex exec` writes a thread it sends (originator, `exec` source,
-    /// legacy history mode, session id).
+    /// paginated history mode, session id, a thread the user started, the repository's git
+    /// state).
     Exec,
 }
 
@@ -29,12 +33,17 @@ pub struct NewThreadMeta<'a> {
     /// The thread this one was forked from.
     pub forked_from: Option<&'a str>,
     pub writer: MetaWriter,
+    /// The repository the thread starts in (`session_meta.git`); `None` outside one.
+    pub git: Option<Value>,
 }
+
+/// `thread_source` of a thread the user started (upstream's `ThreadSource::User`).
+pub const THREAD_SOURCE_USER: &str = "user";
 
 /// `originator` of the `session_meta` lines scripted sessions write.
 const SCRIPT_ORIGINATOR: &str = "codex_context";
-/// `originator` of the lines `send` writes (upstream's default originator).
-const EXEC_ORIGINATOR: &str = "codex_cli_rs";
+/// `originator` of the lines `send` writes (what `codex exec` writes).
+const EXEC_ORIGINATOR: &str = "codex_exec";
 
 /// Who rendered a resumed thread's recorded world-state baseline, which decides whether the
 /// fingerprints of prose it holds can be compared with this project's renderings.
@@ -61,13 +70,14 @@ impl BaselineAuthor {
 
 /// The `session_meta` of a new thread.
 pub fn new_thread_meta(inputs: NewThreadMeta<'_>) -> SessionMeta {
-    let (originator, source, history_mode, session_id) = match inputs.writer {
-        MetaWriter::Script => (SCRIPT_ORIGINATOR, "cli", None, None),
+    let (originator, source, history_mode, session_id, thread_source) = match inputs.writer {
+        MetaWriter::Script => (SCRIPT_ORIGINATOR, "cli", None, None, None),
         MetaWriter::Exec => (
             EXEC_ORIGINATOR,
             "exec",
-            Some("legacy".to_string()),
+            Some(HistoryMode::Paginated.as_str().to_string()),
             Some(inputs.identity.thread_id.clone()),
+            Some(THREAD_SOURCE_USER.to_string()),
         ),
     };
     SessionMeta {
@@ -82,7 +92,7 @@ pub fn new_thread_meta(inputs: NewThreadMeta<'_>) -> SessionMeta {
         originator: Some(originator.to_string()),
         cli_version: Some(env!("CARGO_PKG_VERSION").to_string()),
         source: Some(json!(source)),
-        thread_source: None,
+        thread_source,
         agent_nickname: None,
         agent_role: None,
         agent_path: None,
@@ -97,7 +107,7 @@ pub fn new_thread_meta(inputs: NewThreadMeta<'_>) -> SessionMeta {
         subagent_history_start_ordinal: None,
         multi_agent_version: None,
         context_window: Some(json!({ "window_id": inputs.identity.window_id })),
-        git: None,
+        git: inputs.git,
         extra: serde_json::Map::new(),
     }
 }

@@ -48,6 +48,7 @@ pub use injected::TurnAbortReason;
 pub use meta::BaselineAuthor;
 pub use meta::MetaWriter;
 pub use meta::NewThreadMeta;
+pub use meta::THREAD_SOURCE_USER;
 pub use meta::new_thread_meta;
 pub use sink::RolloutSink;
 pub use sink::RolloutSinkError;
@@ -71,6 +72,39 @@ pub struct SessionInit {
     pub templates: TemplateSet,
     /// Ids and timestamps of items and rollout lines.
     pub ids: Arc<IdGenerator>,
+    /// How the thread's rollout records its turns' messages.
+    pub history_mode: HistoryMode,
+}
+
+/// How a rollout records a turn's user and agent messages (`session_meta.history_mode`,
+/// codex-rs/rollout/src/policy.rs): legacy rollouts write `user_message` and `agent_message`
+/// events, paginated ones `item_completed` events with the turn items instead (and number
+/// their lines).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HistoryMode {
+    /// Rollouts without a `history_mode`, and those that say `legacy`.
+    #[default]
+    Legacy,
+    Paginated,
+}
+
+impl HistoryMode {
+    /// The protocol spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HistoryMode::Legacy => "legacy",
+            HistoryMode::Paginated => "paginated",
+        }
+    }
+
+    /// The mode of a rollout whose first `session_meta` is `meta`: paginated only when it
+    /// says so.
+    pub fn of(meta: Option<&SessionMeta>) -> Self {
+        match meta.and_then(|meta| meta.history_mode.as_deref()) {
+            Some("paginated") => HistoryMode::Paginated,
+            Some(_) | None => HistoryMode::Legacy,
+        }
+    }
 }
 
 /// The state a resumed or forked thread continues from (what rollout reconstruction yields).
@@ -124,6 +158,7 @@ pub struct Session<S: RolloutSink> {
     base_instructions: BaseInstructions,
     templates: TemplateSet,
     ids: Arc<IdGenerator>,
+    history_mode: HistoryMode,
     sink: S,
     history: ContextManager,
     reference_context_item: Option<TurnContextItem>,
@@ -174,6 +209,7 @@ impl<S: RolloutSink> Session<S> {
             base_instructions: init.base_instructions,
             templates: init.templates,
             ids: init.ids,
+            history_mode: init.history_mode,
             sink,
             history,
             reference_context_item: resumed.reference_context_item,
@@ -260,7 +296,8 @@ impl<S: RolloutSink> Session<S> {
     }
 
     /// Records what the user typed (kind `user.text`, so it is never taken for injected
-    /// context) and the matching `user_message` event.
+    /// context) and the matching event: `user_message` in a legacy rollout, a completed
+    /// `UserMessage` item in a paginated one.
     pub fn record_user_message(&mut self, text: &str) -> Result<(), SessionError> {
         let turn = self.active_turn_mut()?;
         let turn_id = turn.turn_id.clone();
@@ -269,11 +306,20 @@ impl<S: RolloutSink> Session<S> {
         }
         let message = user_text_message(text);
         self.record_conversation_items(&turn_id, vec![message])?;
-        self.persist_event(events::user_message(text))
+        match self.history_mode {
+            HistoryMode::Legacy => self.persist_event(events::user_message(text)),
+            HistoryMode::Paginated => {
+                let item_id = self.ids.uuid_v7().to_string();
+                self.persist_completed_item(&turn_id, |at| {
+                    events::user_message_completed(at, &item_id, text)
+                })
+            }
+        }
     }
 
-    /// Records the model's output items of the current turn (with an `agent_message` event
-    /// before each assistant message).
+    /// Records the model's output items of the current turn, with an event before each
+    /// assistant message: `agent_message` in a legacy rollout, a completed `AgentMessage`
+    /// item in a paginated one.
     pub fn record_model_output(&mut self, items: Vec<ResponseItem>) -> Result<(), SessionError> {
         let turn_id = self.active_turn_mut()?.turn_id.clone();
         for item in items {
@@ -281,7 +327,15 @@ impl<S: RolloutSink> Session<S> {
                 && role == "assistant"
             {
                 let text: String = content.iter().filter_map(ContentItem::text).collect();
-                self.persist_event(events::agent_message(&text))?;
+                match self.history_mode {
+                    HistoryMode::Legacy => self.persist_event(events::agent_message(&text))?,
+                    HistoryMode::Paginated => {
+                        let item_id = item.id().unwrap_or_default();
+                        self.persist_completed_item(&turn_id, |at| {
+                            events::agent_message_completed(at, item_id, &text)
+                        })?
+                    }
+                }
                 self.active_turn_mut()?.last_agent_message = Some(text);
             }
             self.record_conversation_items(&turn_id, vec![item])?;
@@ -356,6 +410,31 @@ impl<S: RolloutSink> Session<S> {
 
     fn persist(&mut self, item: RolloutItem) -> Result<(), SessionError> {
         let now = self.ids.now();
+        self.persist_at(now, item)
+    }
+
+    /// An `item_completed` event of `turn_id`, completed when its line is written.
+    fn persist_completed_item(
+        &mut self,
+        turn_id: &str,
+        payload: impl FnOnce(events::CompletedAt<'_>) -> serde_json::Value,
+    ) -> Result<(), SessionError> {
+        let now = self.ids.now();
+        let payload = payload(events::CompletedAt {
+            thread_id: &self.thread_id,
+            turn_id,
+            millis: now.as_millisecond(),
+        });
+        self.persist_at(
+            now,
+            RolloutItem::Other {
+                line_type: EVENT_MSG_LINE_TYPE.to_string(),
+                payload,
+            },
+        )
+    }
+
+    fn persist_at(&mut self, now: jiff::Timestamp, item: RolloutItem) -> Result<(), SessionError> {
         let line = RolloutLine::new(rollout_timestamp_of(now), item);
         self.sink.append(line).map_err(SessionError::Rollout)?;
         self.last_line_at = Some(now);

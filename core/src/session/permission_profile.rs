@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use codex_config::SettingSource;
 use codex_protocol::NetworkAccess;
 use codex_protocol::ReadOnlyAccess;
 use codex_protocol::SandboxPolicy;
@@ -17,10 +18,36 @@ const READ_ONLY_PROFILE_ID: &str = ":read-only";
 /// the folder does not exist.
 const PROTECTED_WORKSPACE_FOLDERS: [&str; 3] = [".git", ".agents", ".codex"];
 
-/// The active permission profile upstream names for `policy`: only the default read-only
-/// sandbox is one of upstream's built-in profiles (`:read-only`); other policies name none.
-pub(super) fn active_permission_profile(policy: &SandboxPolicy) -> Option<Value> {
-    (*policy == SandboxPolicy::new_read_only_policy()).then(|| json!({"id": READ_ONLY_PROFILE_ID}))
+/// The active permission profile upstream names for `policy`. Upstream runs a thread under a
+/// named built-in profile only when no `sandbox_mode` was set (config.toml or a flag select the
+/// legacy sandbox settings, which name none; codex-rs/core/src/config/mod.rs): then the default
+/// read-only sandbox is the built-in `:read-only` profile.
+pub(super) fn active_permission_profile(
+    policy: &SandboxPolicy,
+    source: SettingSource,
+) -> Option<Value> {
+    match source {
+        SettingSource::Default => (*policy == SandboxPolicy::new_read_only_policy())
+            .then(|| json!({"id": READ_ONLY_PROFILE_ID})),
+        SettingSource::Configured => None,
+    }
+}
+
+/// The split file-system policy upstream records next to the legacy `sandbox_policy` when the
+/// two differ: a workspace-write sandbox keeps the repository metadata folders read-only, which
+/// the legacy policy cannot say, so its restricted entries are recorded
+/// (`file_system_sandbox_policy`); other policies record none.
+pub(super) fn file_system_sandbox_policy(policy: &SandboxPolicy, cwd: &Path) -> Option<Value> {
+    match policy {
+        SandboxPolicy::WorkspaceWrite { .. } => {
+            let profile = permission_profile(policy, cwd);
+            let entries = profile.pointer("/file_system/entries")?.clone();
+            Some(json!({"kind": "restricted", "entries": entries}))
+        }
+        SandboxPolicy::DangerFullAccess
+        | SandboxPolicy::ExternalSandbox { .. }
+        | SandboxPolicy::ReadOnly { .. } => None,
+    }
 }
 
 /// The sandbox policy as upstream's permission profile: `disabled` (no sandbox), `external`

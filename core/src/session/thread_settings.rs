@@ -32,7 +32,8 @@ pub(super) fn thread_settings_applied(turn: &TurnContext) -> Result<Value, serde
         "permission_profile".to_string(),
         permission_profile(&turn.sandbox_policy, &turn.cwd),
     );
-    if let Some(active) = active_permission_profile(&turn.sandbox_policy) {
+    if let Some(active) = active_permission_profile(&turn.sandbox_policy, turn.sandbox_mode_source)
+    {
         settings.insert("active_permission_profile".to_string(), active);
     }
     settings.insert("cwd".to_string(), json!(turn.cwd));

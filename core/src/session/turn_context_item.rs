@@ -3,7 +3,12 @@
 use codex_protocol::TurnContextItem;
 use serde_json::json;
 
+use codex_config::Feature;
+use codex_protocol::config_types::ReasoningSummary;
+use codex_protocol::openai_models::MultiAgentVersion;
+
 use super::permission_profile::active_permission_profile;
+use super::permission_profile::file_system_sandbox_policy;
 use super::permission_profile::permission_profile;
 use crate::turn_context::TurnContext;
 
@@ -21,29 +26,46 @@ pub fn turn_context_item(turn: &TurnContext) -> TurnContextItem {
         approvals_reviewer: Some(turn.approvals_reviewer),
         sandbox_policy: turn.sandbox_policy.clone(),
         permission_profile: Some(permission_profile(&turn.sandbox_policy, &turn.cwd)),
-        active_permission_profile: active_permission_profile(&turn.sandbox_policy),
+        active_permission_profile: active_permission_profile(
+            &turn.sandbox_policy,
+            turn.sandbox_mode_source,
+        ),
         network: turn.network.as_ref().map(|network| {
             json!({
                 "allowed_domains": network.allowed,
                 "denied_domains": network.denied,
             })
         }),
-        file_system_sandbox_policy: None,
+        file_system_sandbox_policy: file_system_sandbox_policy(&turn.sandbox_policy, &turn.cwd),
         model: turn.model.slug.clone(),
         comp_hash: turn.model.comp_hash.clone(),
         personality: turn.personality,
         collaboration_mode: Some(turn.collaboration_mode.clone()),
-        multi_agent_version: None,
+        multi_agent_version: Some(multi_agent_version(turn).to_string()),
         multi_agent_mode: None,
         realtime_active: Some(turn.realtime.active),
         cyber_access_program: None,
         effort: turn.reasoning_effort.clone(),
-        summary: turn.reasoning_summary,
+        // Upstream records `auto` whatever summary the requests ask for
+        // (codex-rs/core/src/session/turn_context.rs).
+        summary: Some(ReasoningSummary::Auto),
         user_instructions: None,
         developer_instructions: None,
         final_output_json_schema: None,
         truncation_policy: None,
         extra: serde_json::Map::new(),
+    }
+}
+
+/// The multi-agent version the thread runs: v2 when the `multi_agent_v2` feature forces it,
+/// otherwise the one the model's catalog entry names (v1 when it names none).
+fn multi_agent_version(turn: &TurnContext) -> MultiAgentVersion {
+    match turn.features.enabled(Feature::MultiAgentV2) {
+        true => MultiAgentVersion::V2,
+        false => turn
+            .model
+            .multi_agent_version
+            .unwrap_or(MultiAgentVersion::V1),
     }
 }
 

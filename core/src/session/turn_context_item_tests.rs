@@ -44,7 +44,9 @@ fn read_only_turn_names_the_built_in_profile_in_upstreams_key_order() {
                 "mode": "default",
                 "settings": {"model": "gpt-x", "reasoning_effort": null, "developer_instructions": null}
             },
-            "realtime_active": false
+            "multi_agent_version": "v1",
+            "realtime_active": false,
+            "summary": "auto"
         }))
         .expect("text")
     );

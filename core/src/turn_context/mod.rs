@@ -44,6 +44,7 @@ pub use values::UsageHintSource;
 use crate::base_instructions::BaseInstructionsInputs;
 use crate::base_instructions::ResolvedBaseInstructions;
 use crate::base_instructions::resolve_base_instructions;
+use crate::context::world_state::sections::git_attribution::GitAttributionInputs;
 use crate::request::ROOT_AGENT_NAME;
 use crate::tools::BuiltinToolsConfig;
 use crate::tools::ToolSpec;
@@ -200,6 +201,9 @@ pub struct TurnContext {
     pub current_date: String,
     pub timezone: String,
     pub sandbox_policy: SandboxPolicy,
+    /// Whether the sandbox was configured or is the default, which decides whether upstream
+    /// names the built-in permission profile it runs under (`active_permission_profile`).
+    pub sandbox_mode_source: codex_config::SettingSource,
     pub approval_policy: AskForApproval,
     pub approvals_reviewer: ApprovalsReviewer,
     pub approved_command_prefixes: Vec<Vec<String>>,
@@ -220,6 +224,9 @@ pub struct TurnContext {
     pub deferred_tool_namespaces: Vec<DeferredToolNamespace>,
     /// The skills extension; `None` when it is not installed.
     pub skills: Option<SkillsSettings>,
+    /// The git-attribution extension; `None` when the host does not install it (upstream's
+    /// core test harness installs no host extensions, the released CLI installs this one).
+    pub git_attribution: Option<GitAttributionInputs>,
     pub apps: Availability,
     pub plugins: Availability,
     pub reasoning_effort: Option<ReasoningEffort>,
@@ -228,6 +235,8 @@ pub struct TurnContext {
     pub web_search_mode: WebSearchMode,
     /// Configured model provider id (`openai` unless configured).
     pub provider_id: String,
+    /// Whose turn metadata the thread's requests carry.
+    pub client_surface: crate::request::ClientSurface,
 }
 
 impl TurnContext {
@@ -284,6 +293,7 @@ impl TurnContext {
             current_date: "1970-01-01".to_string(),
             timezone: codex_config::DEFAULT_TIMEZONE.to_string(),
             sandbox_policy: SandboxPolicy::new_read_only_policy(),
+            sandbox_mode_source: codex_config::SettingSource::Default,
             approval_policy: AskForApproval::OnRequest,
             approvals_reviewer: ApprovalsReviewer::User,
             approved_command_prefixes: Vec::new(),
@@ -297,6 +307,7 @@ impl TurnContext {
             multi_agent: MultiAgentSettings::default(),
             deferred_tool_namespaces: Vec::new(),
             skills: None,
+            git_attribution: None,
             apps: Availability::Unavailable,
             plugins: Availability::Unavailable,
             reasoning_effort: None,
@@ -304,6 +315,7 @@ impl TurnContext {
             verbosity: None,
             web_search_mode: WebSearchMode::default(),
             provider_id: codex_config::DEFAULT_MODEL_PROVIDER_ID.to_string(),
+            client_surface: crate::request::ClientSurface::CoreHarness,
             model,
         }
     }

@@ -83,7 +83,7 @@ impl SessionIds {
             agent_name: ROOT_AGENT_NAME.to_string(),
             turn_id: self.turn_id.clone(),
             window_id: format!("{}:0", self.thread_id),
-            context_window_id: self.context_window_id.clone(),
+            context_window_id: Some(self.context_window_id.clone()),
             request_kind: RequestKind::Turn,
             forked_from_thread_id: None,
             parent_thread_id: None,
@@ -96,6 +96,7 @@ impl SessionIds {
             auto_review_enabled: false,
             node_repl_auto_review_required: false,
             node_repl_disabled: false,
+            workspaces: None,
             turn_started_at_unix_ms: ids.now().as_millisecond(),
             compaction: None,
         };

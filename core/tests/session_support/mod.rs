@@ -74,6 +74,7 @@ pub fn session_init(ids: &Arc<IdGenerator>, turn: &TurnContext) -> SessionInit {
         },
         templates: TemplateSet::embedded(),
         ids: Arc::clone(ids),
+        history_mode: codex_core::HistoryMode::Legacy,
     }
 }
 

@@ -21,6 +21,7 @@
 //! markers alone is reported as such, since a user could have typed it.
 
 mod classify;
+mod client_metadata;
 mod error;
 mod html;
 mod inspector;
@@ -33,6 +34,7 @@ mod text;
 mod tokens;
 mod walk;
 
+use client_metadata::RecordedThread;
 use std::path::Path;
 
 use codex_core::ModelProviderKind;
@@ -242,6 +244,14 @@ pub fn rebuild_requests(
     let facts = thread_facts(loaded, options);
     let mut rebuilder = Rebuilder {
         setups: request_setups(&facts, options),
+        thread: loaded.items().find_map(|item| match item {
+            RolloutItem::SessionMeta(meta) => Some(RecordedThread::of(meta)),
+            RolloutItem::ResponseItem(_)
+            | RolloutItem::TurnContext(_)
+            | RolloutItem::WorldState(_)
+            | RolloutItem::Compacted(_)
+            | RolloutItem::Other { .. } => None,
+        }),
         requests: Vec::new(),
     };
     walk::walk_borrowed(loaded, &mut rebuilder)?;

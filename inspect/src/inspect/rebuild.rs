@@ -4,6 +4,7 @@ use codex_core::ResponsesRequest;
 use serde::Serialize;
 
 use super::InspectError;
+use super::client_metadata::RecordedThread;
 use super::model::RequestKind;
 use super::model::ToolsOrigin;
 use super::setup::RequestSetups;
@@ -28,12 +29,23 @@ pub struct RebuiltRequest {
 
 pub(super) struct Rebuilder<'c> {
     pub setups: RequestSetups<'c>,
+    /// What `session_meta` says about the thread's requests; `None` without one.
+    pub thread: Option<RecordedThread>,
     pub requests: Vec<RebuiltRequest>,
 }
 
 impl WalkVisitor for Rebuilder<'_> {
     fn request(&mut self, step: StepRequest<'_>) -> Result<(), InspectError> {
         let setup = self.setups.get(step.turn_context)?;
+        let mut body = setup.build(step.input)?;
+        if let Some(thread) = &self.thread {
+            body.client_metadata = Some(thread.client_metadata(
+                step.kind,
+                step.turn_id,
+                step.turn_context,
+                &setup.model,
+            )?);
+        }
         self.requests.push(RebuiltRequest {
             kind: step.kind,
             turn: step.turn,
@@ -41,7 +53,7 @@ impl WalkVisitor for Rebuilder<'_> {
             step: step.step,
             line: step.line,
             tools_origin: setup.tools_origin,
-            body: setup.build(step.input)?,
+            body,
         });
         Ok(())
     }

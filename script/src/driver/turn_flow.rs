@@ -140,6 +140,10 @@ impl ScriptedSession<'_> {
             self.run_user_shell_command(&context, task_id, run)?;
         }
         let position = self.turns_started;
+        if self.settings_announcement == super::SettingsAnnouncement::NextTurn {
+            self.settings_announcement = super::SettingsAnnouncement::None;
+            self.session.record_thread_settings_applied(&context)?;
+        }
         self.session.start_turn(&context)?;
         self.turns_started += 1;
         self.session

@@ -138,6 +138,19 @@ pub fn run_real_codex(
                 scenario.name,
                 run_started.elapsed().as_secs_f64()
             );
+            if let Ok(cells) = &outcome {
+                for (column, cell) in cells {
+                    if let Cell::Checked(findings) = cell {
+                        for finding in findings {
+                            tracing::debug!(
+                                "{version} {} ({}): {finding}",
+                                scenario.name,
+                                column.title()
+                            );
+                        }
+                    }
+                }
+            }
             runs.push(RunResult {
                 scenario: scenario.name.clone(),
                 version: version.to_string(),

@@ -123,9 +123,10 @@ impl<S: WorldStateSection> ErasedWorldStateSection for S {
 }
 
 /// Prepares a serialized snapshot for persistence: every object member whose value is `null`
-/// is removed (recursively through objects; arrays are kept as they are, nulls included) and
-/// object keys are sorted so that equal states always persist as equal bytes. A snapshot that
-/// is `null` itself cannot be persisted and yields `None`.
+/// is removed (recursively through objects; arrays are kept as they are, nulls included). Keys
+/// keep the order the snapshot type serializes them in (its field order), as upstream persists
+/// them (codex-rs/core/src/context/world_state/mod.rs). A snapshot that is `null` itself cannot
+/// be persisted and yields `None`.
 pub fn normalize_snapshot(section_id: &str, value: Value) -> Option<Value> {
     if value.is_null() {
         tracing::warn!(
@@ -139,13 +140,12 @@ pub fn normalize_snapshot(section_id: &str, value: Value) -> Option<Value> {
 fn strip_null_members(value: Value) -> Value {
     match value {
         Value::Object(members) => {
-            let mut kept: Vec<(String, Value)> = members
+            let kept: Map<String, Value> = members
                 .into_iter()
                 .filter(|(_, member)| !member.is_null())
                 .map(|(key, member)| (key, strip_null_members(member)))
                 .collect();
-            kept.sort_by(|(left, _), (right, _)| left.cmp(right));
-            Value::Object(kept.into_iter().collect::<Map<String, Value>>())
+            Value::Object(kept)
         }
         Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) | Value::Array(_) => {
             value

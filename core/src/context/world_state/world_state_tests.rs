@@ -409,7 +409,7 @@ fn snapshot_merge_patch_changes_and_removes_nested_values() {
 
     assert_eq!(
         serde_json::to_string(&patch).expect("serialize"),
-        r#"{"removed":null,"added":[1,2],"changed":{"nested":{"gone":null},"value":"after"}}"#
+        r#"{"removed":null,"added":[1,2],"changed":{"value":"after","nested":{"gone":null}}}"#
     );
     let mut applied = previous.clone();
     applied.apply_merge_patch(&patch).expect("object patch");
