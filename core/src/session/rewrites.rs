@@ -10,7 +10,13 @@ use super::RolloutSink;
 use super::Session;
 use super::SessionError;
 use super::events;
+use super::turn_context_item::turn_context_item;
+use crate::context::initial_context::build_initial_context_with_world_state;
+use crate::context::world_state_for_step::build_world_state_for_step;
 use crate::context_manager::RollbackOutcome;
+use crate::context_manager::full_world_state_item;
+use crate::request::stamp_recorded_item;
+use crate::turn_context::TurnContext;
 use codex_fragments::compaction_summary::CompactionSummary;
 use codex_fragments::is_compaction_summary;
 use codex_fragments::is_user_turn_boundary;
@@ -21,6 +27,60 @@ impl<S: RolloutSink> Session<S> {
     /// cleared so the next turn re-injects full context, and a `compacted` line records the
     /// replacement history. `summary` is the model's summary text.
     pub fn compact(&mut self, summary: &str) -> Result<(), SessionError> {
+        let (summary_text, replacement) = self.compacted_history(summary);
+        self.persist_compacted(summary_text, &replacement)?;
+        self.history.replace(replacement);
+        self.reference_context_item = None;
+        // Turns recorded before the compaction can no longer be restored one by one.
+        self.turn_checkpoints.clear();
+        Ok(())
+    }
+
+    /// Local compaction in the middle of `turn`, once the model wrote `summary` (upstream:
+    /// `InitialContextInjection::BeforeLastUserMessage` in `codex-rs/core/src/compact.rs`): the
+    /// turn goes on after it, so the replacement history carries the full initial context of
+    /// `turn` just before the newest real user message (before the summary when there is none).
+    /// The `compacted` line is followed by a full `world_state` record and a `turn_context` line:
+    /// the rendered context is the new baseline and `turn` the new reference.
+    pub fn compact_mid_turn(
+        &mut self,
+        summary: &str,
+        turn: &TurnContext,
+    ) -> Result<(), SessionError> {
+        let turn_id = self.active_turn_mut()?.turn_id.clone();
+        let (summary_text, mut replacement) = self.compacted_history(summary);
+        for item in &mut replacement {
+            stamp_recorded_item(item, &self.ids, &turn_id);
+        }
+        let world_state = build_world_state_for_step(turn, &self.templates)?;
+        let mut initial =
+            build_initial_context_with_world_state(turn, &world_state, &self.templates)
+                .into_items();
+        for item in &mut initial {
+            stamp_recorded_item(item, &self.ids, &turn_id);
+        }
+        let prefix = self.templates.text(TemplateId::CompactionSummaryPrefix);
+        let summary_index = replacement.len().saturating_sub(1);
+        let position = replacement[..summary_index]
+            .iter()
+            .rposition(|item| is_user_turn_boundary(item) && !is_compaction_summary(item, prefix))
+            .unwrap_or(summary_index);
+        replacement.splice(position..position, initial);
+        self.persist_compacted(summary_text, &replacement)?;
+        self.history.replace(replacement);
+        let snapshot = world_state.snapshot();
+        self.persist(RolloutItem::WorldState(full_world_state_item(&snapshot)))?;
+        self.history.set_world_state_baseline(Some(snapshot));
+        let reference = turn_context_item(turn);
+        self.persist(RolloutItem::TurnContext(reference.clone().into()))?;
+        self.reference_context_item = Some(reference);
+        self.turn_checkpoints.clear();
+        Ok(())
+    }
+
+    /// The summary message's text and the history a compaction leaves: the user's own messages
+    /// (injected context and earlier summaries left out) followed by the summary message.
+    fn compacted_history(&self, summary: &str) -> (String, Vec<ResponseItem>) {
         let prefix = self.templates.text(TemplateId::CompactionSummaryPrefix);
         let summary_fragment = CompactionSummary::new(summary, &self.templates);
         let summary_text = summary_fragment.render();
@@ -36,11 +96,19 @@ impl<S: RolloutSink> Session<S> {
             summary_message.set_turn_id_if_missing(&turn.turn_id);
         }
         replacement.push(summary_message);
+        (summary_text, replacement)
+    }
 
+    /// The `compacted` line recording `replacement` as the new history.
+    fn persist_compacted(
+        &mut self,
+        message: String,
+        replacement: &[ResponseItem],
+    ) -> Result<(), SessionError> {
         self.persist(RolloutItem::Compacted(
             CompactedItem {
-                message: summary_text,
-                replacement_history: Some(replacement.clone()),
+                message,
+                replacement_history: Some(replacement.to_vec()),
                 replacement_history_metadata: None,
                 guardian_history: None,
                 retained_context: None,
@@ -55,12 +123,7 @@ impl<S: RolloutSink> Session<S> {
                 extra: serde_json::Map::new(),
             }
             .into(),
-        ))?;
-        self.history.replace(replacement);
-        self.reference_context_item = None;
-        // Turns recorded before the compaction can no longer be restored one by one.
-        self.turn_checkpoints.clear();
-        Ok(())
+        ))
     }
 
     /// Drops the newest `turns` user turns with the context updates recorded before them and
