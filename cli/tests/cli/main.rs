@@ -25,6 +25,7 @@ mod real_codex;
 mod request;
 mod resume_elsewhere;
 mod send;
+mod send_loop;
 mod send_provider;
 mod send_server;
 mod send_session_live;

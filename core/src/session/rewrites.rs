@@ -5,6 +5,7 @@ use codex_prompts::TemplateId;
 use codex_protocol::CompactedItem;
 use codex_protocol::ResponseItem;
 use codex_protocol::RolloutItem;
+use codex_protocol::rollout::CompactionWindowId;
 
 use super::RolloutSink;
 use super::Session;
@@ -21,6 +22,15 @@ use codex_fragments::compaction_summary::CompactionSummary;
 use codex_fragments::is_compaction_summary;
 use codex_fragments::is_user_turn_boundary;
 
+/// The context window a mid-turn compaction opens (upstream: `advance_auto_compact_window`).
+struct CompactionWindow {
+    /// How many compactions this session ran, this one included.
+    number: u64,
+    first_id: String,
+    previous_id: String,
+    id: String,
+}
+
 impl<S: RolloutSink> Session<S> {
     /// Local compaction: history becomes the user's own messages (injected context and earlier
     /// summaries left out) followed by a summary message, the reference and baseline are
@@ -28,7 +38,7 @@ impl<S: RolloutSink> Session<S> {
     /// replacement history. `summary` is the model's summary text.
     pub fn compact(&mut self, summary: &str) -> Result<(), SessionError> {
         let (summary_text, replacement) = self.compacted_history(summary);
-        self.persist_compacted(summary_text, &replacement)?;
+        self.persist_compacted(summary_text, &replacement, None)?;
         self.history.replace(replacement);
         self.reference_context_item = None;
         // Turns recorded before the compaction can no longer be restored one by one.
@@ -66,7 +76,14 @@ impl<S: RolloutSink> Session<S> {
             .rposition(|item| is_user_turn_boundary(item) && !is_compaction_summary(item, prefix))
             .unwrap_or(summary_index);
         replacement.splice(position..position, initial);
-        self.persist_compacted(summary_text, &replacement)?;
+        self.compactions += 1;
+        let window = CompactionWindow {
+            number: self.compactions,
+            first_id: turn.token_budget.first_window_id.clone(),
+            previous_id: turn.token_budget.window_id.clone(),
+            id: self.ids.uuid_v7().to_string(),
+        };
+        self.persist_compacted(summary_text, &replacement, Some(window))?;
         self.history.replace(replacement);
         let snapshot = world_state.snapshot();
         self.persist(RolloutItem::WorldState(full_world_state_item(&snapshot)))?;
@@ -99,12 +116,23 @@ impl<S: RolloutSink> Session<S> {
         (summary_text, replacement)
     }
 
-    /// The `compacted` line recording `replacement` as the new history.
+    /// The `compacted` line recording `replacement` as the new history (and the context window
+    /// it opens, when known).
     fn persist_compacted(
         &mut self,
         message: String,
         replacement: &[ResponseItem],
+        window: Option<CompactionWindow>,
     ) -> Result<(), SessionError> {
+        let (number, first_id, previous_id, id) = match window {
+            Some(window) => (
+                Some(window.number),
+                Some(window.first_id),
+                Some(window.previous_id),
+                Some(CompactionWindowId::Id(window.id)),
+            ),
+            None => (None, None, None, None),
+        };
         self.persist(RolloutItem::Compacted(
             CompactedItem {
                 message,
@@ -113,10 +141,10 @@ impl<S: RolloutSink> Session<S> {
                 guardian_history: None,
                 retained_context: None,
                 mcp_resource_origins: None,
-                window_number: None,
-                first_window_id: None,
-                previous_window_id: None,
-                window_id: None,
+                window_number: number,
+                first_window_id: first_id,
+                previous_window_id: previous_id,
+                window_id: id,
                 compaction_response_id: None,
                 latest_token_usage_record: None,
                 resume_metadata: None,

@@ -41,7 +41,10 @@ impl WalkVisitor for Rebuilder<'_> {
             step: step.step,
             line: step.line,
             tools_origin: setup.tools_origin,
-            body: setup.build(step.input)?,
+            body: match step.kind {
+                RequestKind::Turn => setup.build(step.input)?,
+                RequestKind::Compaction => setup.build_compaction(step.input)?,
+            },
         });
         Ok(())
     }

@@ -6,9 +6,10 @@
 //! - at the end of a turn whose newest input got no recorded answer (an empty response), except
 //!   when that input is only notices a task records as it ends without calling the model: a
 //!   user's own shell command (a task of its own) and the notice of an interrupted turn;
-//! - for a local compaction: model output that no new input preceded in a turn, followed by a
-//!   `compacted` line, answered a request of the history before that output plus a compaction
-//!   prompt the rollout does not record.
+//! - for a local compaction: the model output just before a `compacted` line (only events
+//!   between them) answered a request of the history before that output plus a compaction
+//!   prompt the rollout does not record: a mid-turn compaction's summary follows new input
+//!   (tool outputs), a compaction before a turn's first request follows none.
 //!
 //! History is replayed as a resumed session would see it: items in order, compactions replacing
 //! it with their replacement history (or rebuilding it for legacy compactions), rollbacks
@@ -264,11 +265,12 @@ pub(super) fn walk_borrowed(
     visitor: &mut impl WalkVisitor,
 ) -> Result<(), InspectError> {
     let legacy = legacy_compaction_histories(loaded);
+    let summaries = compaction_summary_outputs(loaded);
     let lines = loaded
         .lines
         .iter()
         .map(|line| (line.line_number, Cow::Borrowed(&line.line.item)));
-    walk(lines, legacy, visitor)
+    walk(lines, legacy, &summaries, visitor)
 }
 
 /// Walks `loaded`, moving the items history keeps out of it.
@@ -277,11 +279,12 @@ pub(super) fn walk_owned(
     visitor: &mut impl WalkVisitor,
 ) -> Result<(), InspectError> {
     let legacy = legacy_compaction_histories(&loaded);
+    let summaries = compaction_summary_outputs(&loaded);
     let lines = loaded
         .lines
         .into_iter()
         .map(|line| (line.line_number, Cow::Owned(line.line.item)));
-    walk(lines, legacy, visitor)
+    walk(lines, legacy, &summaries, visitor)
 }
 
 /// History right after each legacy compaction (one without a replacement history), keyed by
@@ -305,11 +308,38 @@ fn legacy_compaction_histories(loaded: &LoadedRollout) -> HashMap<usize, Vec<Res
         .collect()
 }
 
+/// Positions among the lines of the model output that a compaction's summary request answered:
+/// the run of model output just before each `compacted` line, with only events between.
+fn compaction_summary_outputs(loaded: &LoadedRollout) -> HashSet<usize> {
+    let mut outputs = HashSet::new();
+    for (index, line) in loaded.lines.iter().enumerate() {
+        if !matches!(line.line.item, RolloutItem::Compacted(_)) {
+            continue;
+        }
+        for (earlier, line) in loaded.lines[..index].iter().enumerate().rev() {
+            match &line.line.item {
+                RolloutItem::Other { .. } => {}
+                RolloutItem::ResponseItem(item) if is_model_output(item) => {
+                    outputs.insert(earlier);
+                }
+                RolloutItem::ResponseItem(_)
+                | RolloutItem::Compacted(_)
+                | RolloutItem::TurnContext(_)
+                | RolloutItem::WorldState(_)
+                | RolloutItem::SessionMeta(_) => break,
+            }
+        }
+    }
+    outputs
+}
+
 /// Reports every request, turn start, recorded item, world-state record and history rewrite of
-/// `lines` (line number and item, in file order).
+/// `lines` (line number and item, in file order); `summaries` are the positions of compaction
+/// summaries ([`compaction_summary_outputs`]).
 fn walk<'a>(
     lines: impl Iterator<Item = (usize, Cow<'a, RolloutItem>)>,
     mut legacy: HashMap<usize, Vec<ResponseItem>>,
+    summaries: &HashSet<usize>,
     visitor: &mut impl WalkVisitor,
 ) -> Result<(), InspectError> {
     let mut walker = Walker {
@@ -348,7 +378,11 @@ fn walk<'a>(
                         walker.unanswered_output_at = Some(walker.history.len());
                     }
                 } else {
-                    walker.emit(RequestKind::Turn, line, None, visitor)?;
+                    let kind = match summaries.contains(&index) {
+                        true => RequestKind::Compaction,
+                        false => RequestKind::Turn,
+                    };
+                    walker.emit(kind, line, None, visitor)?;
                     walker.pending = Pending::Idle;
                     walker.notices_at = None;
                 }

@@ -12,6 +12,7 @@ use codex_client::ResponsesClient;
 use codex_client::ResponsesLite;
 use codex_client::StreamProgress;
 use codex_config::Config;
+use codex_context_fragments::ContextualUserFragment;
 use codex_core::ContentItemKindsPolicy;
 use codex_core::IdGenerator;
 use codex_core::ResponsesRequest;
@@ -21,8 +22,7 @@ use codex_core::ToolSpec;
 use codex_core::TurnContext;
 use codex_core::build_compaction_request;
 use codex_core::build_turn_request;
-use codex_fragments::user_text_message;
-use codex_prompts::TemplateId;
+use codex_fragments::compaction_prompt::CompactionPrompt;
 use codex_prompts::TemplateSet;
 use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
@@ -108,9 +108,7 @@ fn compact_mid_turn<S: RolloutSink>(
 ) -> anyhow::Result<Option<TokenUsageInfo>> {
     let window = run.turn.model.usable_context_window();
     let mut input = session.build_prompt_input();
-    input.push(user_text_message(
-        run.templates.text(TemplateId::CompactionPrompt),
-    ));
+    input.push(CompactionPrompt::new(run.templates).into_response_item());
     let request =
         build_compaction_request(run.turn, input, run.ids, ContentItemKindsPolicy::Strip)?;
     let completed = send(run, &request, |_| {})?;
