@@ -28,6 +28,8 @@ impl Workspace {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir_all(dir.path().join("home")).expect("mkdir home");
         std::fs::create_dir_all(dir.path().join("project/.git")).expect("mkdir project");
+        // A model whose requests carry `tools` in the body (not Responses Lite).
+        let config = format!("model = \"gpt-5.5\"\n{config}");
         std::fs::write(dir.path().join("home/config.toml"), config).expect("config.toml");
         std::fs::write(dir.path().join("project/marker.txt"), "from the project\n")
             .expect("marker");
@@ -228,8 +230,11 @@ fn a_function_call_runs_in_the_cwd_and_its_output_goes_back() {
         first_len + 2
     );
     assert_eq!(bodies[1]["tools"], bodies[0]["tools"]);
-    assert_eq!(bodies[1]["parallel_tool_calls"], json!(true));
-    insta::assert_yaml_snapshot!(
+    assert_eq!(
+        bodies[1]["parallel_tool_calls"],
+        bodies[0]["parallel_tool_calls"]
+    );
+    insta::assert_json_snapshot!(
         "function_call_round_trip_input",
         input_outline(&bodies[1])[first_len - 1..].to_vec()
     );
@@ -336,7 +341,7 @@ fn a_usage_past_the_auto_compact_limit_compacts_mid_turn() {
             json!("turn"),
         )
     );
-    insta::assert_yaml_snapshot!(
+    insta::assert_json_snapshot!(
         "mid_turn_compaction_inputs",
         json!({
             "compaction request": input_outline(compaction),
@@ -369,7 +374,10 @@ fn a_usage_past_the_auto_compact_limit_compacts_mid_turn() {
     );
 
     // `inspect` rebuilds the summary request as the compaction request it was.
-    let inspected = workspace.run("inspect", &[arg(&rollout), "--format", "json"]);
+    let inspected = output(
+        binary(&workspace.path("user")).args(["inspect", arg(&rollout), "--format", "json"]),
+        b"",
+    );
     assert_eq!(inspected.code, Some(0), "{}", inspected.stderr);
     let report: Value = serde_json::from_str(&inspected.stdout).expect("inspect JSON");
     let kinds: Vec<Value> = report["requests"]
@@ -424,6 +432,7 @@ fn send_and_the_exec_surface_run_with_approval_policy_never() {
     // `session resume --surface exec` runs the next turn with `never` over a recorded
     // `on-request` turn; the interactive default continues with what the rollout recorded, and
     // `--set` beats the surface as `--approval` does.
+    let home = workspace.path("home");
     let resume = |rollout: &Path, extra: &[&str]| {
         let mut args = vec![
             "session",
@@ -435,7 +444,7 @@ fn send_and_the_exec_surface_run_with_approval_policy_never() {
             "ok",
             "--write",
             "--codex-home",
-            arg(&workspace.path("home")),
+            arg(&home),
         ];
         args.extend_from_slice(extra);
         let run = binary(&workspace.path("user"))
