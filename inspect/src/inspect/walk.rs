@@ -309,7 +309,8 @@ fn legacy_compaction_histories(loaded: &LoadedRollout) -> HashMap<usize, Vec<Res
 }
 
 /// Positions among the lines of the model output that a compaction's summary request answered:
-/// the run of model output just before each `compacted` line, with only events between.
+/// the run of model output just before each `compacted` line in the same task, with only
+/// events between.
 fn compaction_summary_outputs(loaded: &LoadedRollout) -> HashSet<usize> {
     let mut outputs = HashSet::new();
     for (index, line) in loaded.lines.iter().enumerate() {
@@ -317,8 +318,14 @@ fn compaction_summary_outputs(loaded: &LoadedRollout) -> HashSet<usize> {
             continue;
         }
         for (earlier, line) in loaded.lines[..index].iter().enumerate().rev() {
-            match &line.line.item {
-                RolloutItem::Other { .. } => {}
+            let item = &line.line.item;
+            match item {
+                RolloutItem::Other { .. } => {
+                    if let Some(TASK_STARTED | TASK_COMPLETE | TURN_ABORTED) = item.event_msg_type()
+                    {
+                        break;
+                    }
+                }
                 RolloutItem::ResponseItem(item) if is_model_output(item) => {
                     outputs.insert(earlier);
                 }
