@@ -21,6 +21,7 @@
 //! markers alone is reported as such, since a user could have typed it.
 
 mod classify;
+mod compactions;
 mod error;
 mod html;
 mod inspector;

@@ -30,15 +30,16 @@ use codex_protocol::rollout::RolloutItem;
 use codex_protocol::rollout::TurnContextItem;
 use codex_protocol::rollout::WorldStateItem;
 use codex_rollout::LoadedRollout;
-use codex_rollout::reconstruct;
 use serde_json::Value;
 
 use super::InspectError;
+use super::compactions::compaction_summary_outputs;
+use super::compactions::legacy_compaction_histories;
 use super::model::RequestKind;
 
-const TASK_STARTED: &str = "task_started";
-const TASK_COMPLETE: &str = "task_complete";
-const TURN_ABORTED: &str = "turn_aborted";
+pub(super) const TASK_STARTED: &str = "task_started";
+pub(super) const TASK_COMPLETE: &str = "task_complete";
+pub(super) const TURN_ABORTED: &str = "turn_aborted";
 const THREAD_ROLLED_BACK: &str = "thread_rolled_back";
 
 /// Messages recorded as a task ends without a model call: no request was sent for them, but the
@@ -208,7 +209,7 @@ impl Pairing {
 }
 
 /// Output the model produces (as opposed to input the harness records before a request).
-fn is_model_output(item: &ResponseItem) -> bool {
+pub(super) fn is_model_output(item: &ResponseItem) -> bool {
     match item {
         ResponseItem::Message { role, .. } => role == "assistant",
         ResponseItem::Reasoning { .. }
@@ -287,62 +288,9 @@ pub(super) fn walk_owned(
     walk(lines, legacy, &summaries, visitor)
 }
 
-/// History right after each legacy compaction (one without a replacement history), keyed by
-/// the compaction's position among the lines: what a resume at that line rebuilds.
-fn legacy_compaction_histories(loaded: &LoadedRollout) -> HashMap<usize, Vec<ResponseItem>> {
-    loaded
-        .lines
-        .iter()
-        .enumerate()
-        .filter(|(_, line)| {
-            matches!(&line.line.item, RolloutItem::Compacted(compacted)
-                if compacted.replacement_history.is_none())
-        })
-        .map(|(index, _)| {
-            let prefix = LoadedRollout {
-                lines: loaded.lines[..=index].to_vec(),
-                warnings: Vec::new(),
-            };
-            (index, reconstruct(&prefix).history)
-        })
-        .collect()
-}
-
-/// Positions among the lines of the model output that a compaction's summary request answered:
-/// the run of model output just before each `compacted` line in the same task, with only
-/// events between.
-fn compaction_summary_outputs(loaded: &LoadedRollout) -> HashSet<usize> {
-    let mut outputs = HashSet::new();
-    for (index, line) in loaded.lines.iter().enumerate() {
-        if !matches!(line.line.item, RolloutItem::Compacted(_)) {
-            continue;
-        }
-        for (earlier, line) in loaded.lines[..index].iter().enumerate().rev() {
-            let item = &line.line.item;
-            match item {
-                RolloutItem::Other { .. } => {
-                    if let Some(TASK_STARTED | TASK_COMPLETE | TURN_ABORTED) = item.event_msg_type()
-                    {
-                        break;
-                    }
-                }
-                RolloutItem::ResponseItem(item) if is_model_output(item) => {
-                    outputs.insert(earlier);
-                }
-                RolloutItem::ResponseItem(_)
-                | RolloutItem::Compacted(_)
-                | RolloutItem::TurnContext(_)
-                | RolloutItem::WorldState(_)
-                | RolloutItem::SessionMeta(_) => break,
-            }
-        }
-    }
-    outputs
-}
-
 /// Reports every request, turn start, recorded item, world-state record and history rewrite of
 /// `lines` (line number and item, in file order); `summaries` are the positions of compaction
-/// summaries ([`compaction_summary_outputs`]).
+/// summaries (`compaction_summary_outputs`).
 fn walk<'a>(
     lines: impl Iterator<Item = (usize, Cow<'a, RolloutItem>)>,
     mut legacy: HashMap<usize, Vec<ResponseItem>>,
