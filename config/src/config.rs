@@ -143,6 +143,8 @@ pub struct Config {
     pub model_reasoning_effort: Option<ReasoningEffort>,
     pub model_reasoning_summary: Option<ReasoningSummary>,
     pub model_verbosity: Option<Verbosity>,
+    /// `model_auto_compact_token_limit`: replaces the model's own compaction limit.
+    pub model_auto_compact_token_limit: Option<i64>,
     pub features: Features,
     /// The enabled [`BETA_HEADER_FEATURES`](crate::BETA_HEADER_FEATURES), comma-separated, for
     /// the `x-codex-beta-features` header; `None` when none is enabled.
@@ -359,6 +361,7 @@ impl Config {
             model_reasoning_effort: merged.model_reasoning_effort,
             model_reasoning_summary: merged.model_reasoning_summary,
             model_verbosity: merged.model_verbosity,
+            model_auto_compact_token_limit: merged.model_auto_compact_token_limit,
             features,
             beta_features,
             current_date,

@@ -11,6 +11,7 @@ mod features;
 mod known_keys;
 mod overrides;
 mod skills;
+mod surface;
 mod toml_layer;
 
 // The resolved configuration and the provider it names.
@@ -64,6 +65,9 @@ pub use features::Features;
 pub use skills::SkillToml;
 pub use skills::SkillsConfig;
 pub use skills::SkillsToml;
+
+// The front end a thread runs under.
+pub use surface::Surface;
 
 // AGENTS.md discovery: what to look for, the file system it looks in, and what it found.
 pub use agents_md::AGENTS_MD_SEPARATOR;

@@ -34,6 +34,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "developer_instructions",
     "features",
     "model",
+    "model_auto_compact_token_limit",
     "model_catalog",
     "model_instructions_file",
     "model_provider",
@@ -79,6 +80,8 @@ pub struct ConfigToml {
     pub model_reasoning_effort: Option<ReasoningEffort>,
     pub model_reasoning_summary: Option<ReasoningSummary>,
     pub model_verbosity: Option<Verbosity>,
+    /// Total tokens after which a turn compacts its history (beats the model's own limit).
+    pub model_auto_compact_token_limit: Option<i64>,
     #[serde(deserialize_with = "feature_toggles")]
     pub features: Option<BTreeMap<String, bool>>,
     /// Pinned `YYYY-MM-DD`.
@@ -309,6 +312,7 @@ impl ConfigToml {
             model_reasoning_effort,
             model_reasoning_summary,
             model_verbosity,
+            model_auto_compact_token_limit,
             features,
             current_date,
             timezone,
@@ -358,6 +362,8 @@ impl ConfigToml {
             model_reasoning_effort: model_reasoning_effort.or(self.model_reasoning_effort),
             model_reasoning_summary: model_reasoning_summary.or(self.model_reasoning_summary),
             model_verbosity: model_verbosity.or(self.model_verbosity),
+            model_auto_compact_token_limit: model_auto_compact_token_limit
+                .or(self.model_auto_compact_token_limit),
             features,
             current_date: current_date.or(self.current_date),
             timezone: timezone.or(self.timezone),

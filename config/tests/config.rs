@@ -73,6 +73,7 @@ fn defaults_apply_without_a_config_file() {
             model_reasoning_effort: None,
             model_reasoning_summary: None,
             model_verbosity: None,
+            model_auto_compact_token_limit: None,
             features: Features::default(),
             beta_features: Some("remote_compaction_v2".to_string()),
             current_date: "2026-02-26".to_string(),
@@ -107,6 +108,7 @@ project_root_markers = []
 model_reasoning_effort = "high"
 model_reasoning_summary = "detailed"
 model_verbosity = "low"
+model_auto_compact_token_limit = 2000
 current_date = "2025-12-31"
 timezone = "Europe/Berlin"
 shell = "zsh"
@@ -160,6 +162,7 @@ child_agents_md = true
             model_reasoning_effort: Some(ReasoningEffort::High),
             model_reasoning_summary: Some(ReasoningSummary::Detailed),
             model_verbosity: Some(Verbosity::Low),
+            model_auto_compact_token_limit: Some(2000),
             features,
             beta_features: Some("remote_compaction_v2".to_string()),
             current_date: "2025-12-31".to_string(),
@@ -198,6 +201,7 @@ fn known_keys_are_exactly_the_config_toml_fields() {
         model_reasoning_effort: Some(ReasoningEffort::Low),
         model_reasoning_summary: Some(ReasoningSummary::Auto),
         model_verbosity: Some(Verbosity::Medium),
+        model_auto_compact_token_limit: Some(1),
         features: Some(Default::default()),
         current_date: Some(String::new()),
         timezone: Some(String::new()),

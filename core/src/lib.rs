@@ -113,6 +113,7 @@ pub use first_turn::build_first_turn_request;
 // The Responses request: body, builder, Lite prefix, metadata and stamping.
 pub use request::ClientMetadata;
 pub use request::ClientSurface;
+pub use request::CompactionMetadata;
 pub use request::ContentItemKindsPolicy;
 pub use request::INCLUDE_REASONING_ENCRYPTED_CONTENT;
 pub use request::LITE_FUNCTIONS_NAMESPACE;
@@ -138,6 +139,7 @@ pub use request::ToolChoice;
 pub use request::TurnMetadata;
 pub use request::TurnMetadataWorkspace;
 pub use request::TurnRequestError;
+pub use request::build_compaction_request;
 pub use request::build_responses_request;
 pub use request::build_turn_request;
 pub use request::lite_catalog_tools;

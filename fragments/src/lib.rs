@@ -27,6 +27,7 @@ pub mod additional_context_user;
 pub mod auto_compact_fallback_prompt;
 pub mod available_skills_instructions;
 pub mod base_instructions;
+pub mod compaction_prompt;
 pub mod compaction_summary;
 pub mod current_time_reminder;
 pub mod developer_instructions;

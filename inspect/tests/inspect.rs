@@ -81,7 +81,7 @@ fn legacy_rollout_requests_follow_sampling_steps_compaction_and_rollback() {
             (RequestKind::Turn, 1, 1, 8, 3, 0),
             (RequestKind::Turn, 1, 2, 13, 6, 3),
             (RequestKind::Turn, 2, 1, 20, 9, 6),
-            (RequestKind::Compaction, 3, 1, 24, 10, 9),
+            (RequestKind::Compaction, 3, 1, 24, 11, 9),
             (RequestKind::Turn, 4, 1, 33, 6, 0),
             (RequestKind::Turn, 4, 2, 35, 8, 6),
             (RequestKind::Turn, 5, 1, 44, 6, 5),
@@ -104,8 +104,9 @@ fn legacy_rollout_requests_follow_sampling_steps_compaction_and_rollback() {
             None,
             None,
             None,
-            None,
-            Some("compaction"),
+            // The compaction request sends no tools; the next turn sends them again.
+            Some("tools changed"),
+            Some("tools changed"),
             None,
             Some("history rewritten")
         ]

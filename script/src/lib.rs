@@ -18,6 +18,8 @@
 //!   each recorded where upstream Codex records it.
 //! - [`run_script`] plays a whole script, or its remaining turns after a rollout;
 //!   [`play_script`] hands each request to a [`RequestSink`] as soon as it is built.
+//! - [`run_function_call`] runs a function call a live model made (`exec_command`) and builds
+//!   the output item that answers it.
 //! - [`render_requests_jsonl`] / [`render_requests_layout`] print the requests;
 //!   [`RequestPrinter`] prints each as it comes.
 //!
@@ -35,6 +37,7 @@ mod runner;
 mod settings;
 mod sink;
 mod thread;
+mod tool_calls;
 
 pub use driver::ContextMode;
 pub use driver::RequestSink;
@@ -75,3 +78,7 @@ pub use settings::load_config;
 pub use settings::load_continued_config;
 pub use sink::ScriptSink;
 pub use thread::recorded_settings;
+pub use tool_calls::EXEC_COMMAND_TOOL;
+pub use tool_calls::MAX_OUTPUT_TOKENS;
+pub use tool_calls::MAX_RUN_TIME;
+pub use tool_calls::run_function_call;

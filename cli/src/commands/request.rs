@@ -8,6 +8,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use codex_config::Config;
 use codex_config::ConfigOverrides;
+use codex_config::Surface;
 use codex_config::check_working_directory;
 use codex_core::AgentsMd;
 use codex_core::Assembler;
@@ -61,6 +62,13 @@ pub struct TurnArgs {
         help = format!("Approval policy: one of {}", AskForApproval::choosable_names())
     )]
     pub approval: Option<String>,
+
+    /// The front end the turn runs under: `interactive` (config.toml's approval policy) or
+    /// `exec` (upstream's headless `codex exec`, which runs every turn with approval policy
+    /// `never`, whatever config.toml or `-c` say; `--approval` still beats it). Default: `exec`
+    /// for `send`, `interactive` otherwise.
+    #[arg(long, value_name = "SURFACE", value_parser = clap::builder::ValueParser::new(parse_surface))]
+    pub surface: Option<Surface>,
 
     /// Send the request in the Responses Lite shape even if the model does not use it.
     #[arg(long)]
@@ -156,7 +164,7 @@ pub fn assemble(args: &TurnArgs) -> anyhow::Result<AssembledTurn> {
         templates,
         ids,
         ..
-    } = prepare_turn(args)?;
+    } = prepare_turn(args, Surface::Interactive)?;
     let tools = turn.builtin_tools(&templates)?;
     let first = build_first_turn_request(
         &turn,
@@ -189,9 +197,14 @@ pub fn warn_if_over_context_window(
     true
 }
 
+/// `--surface`'s value.
+pub fn parse_surface(value: &str) -> Result<Surface, String> {
+    value.parse()
+}
+
 /// Loads configuration, discovers AGENTS.md and builds the turn context (warnings go to stderr,
-/// as for [`assemble`]).
-pub fn prepare_turn(args: &TurnArgs) -> anyhow::Result<PreparedTurn> {
+/// as for [`assemble`]); `default_surface` applies without `--surface`.
+pub fn prepare_turn(args: &TurnArgs, default_surface: Surface) -> anyhow::Result<PreparedTurn> {
     let personality = personality_flag(args.personality.as_deref())?;
     // Parsed here rather than by clap so that a bad value is a one-line error like the others.
     let sandbox_mode = args
@@ -205,7 +218,8 @@ pub fn prepare_turn(args: &TurnArgs) -> anyhow::Result<PreparedTurn> {
         .as_deref()
         .map(AskForApproval::from_choice)
         .transpose()
-        .context("invalid --approval")?;
+        .context("invalid --approval")?
+        .or(args.surface.unwrap_or(default_surface).approval_policy());
     let flags = ConfigOverrides {
         codex_home: args.codex_home.clone(),
         cwd: args.cwd.clone(),

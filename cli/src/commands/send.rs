@@ -14,22 +14,17 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context;
-use codex_client::CompletedResponse;
-use codex_client::RequestBody;
-use codex_client::RequestHeaders;
 use codex_client::ResponseEvent;
 use codex_client::ResponsesClient;
-use codex_client::ResponsesLite;
 use codex_client::StreamProgress;
-use codex_core::ContentItemKindsPolicy;
 use codex_core::GitAttributionInputs;
 use codex_core::HistoryMode;
+use codex_config::Surface;
 use codex_core::MetaWriter;
 use codex_core::NewThreadMeta;
 use codex_core::RolloutSink;
 use codex_core::Session;
 use codex_core::SessionInit;
-use codex_core::build_turn_request;
 use codex_core::new_thread_meta;
 use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
@@ -42,8 +37,11 @@ use super::request::PreparedTurn;
 use super::request::TurnArgs;
 use super::request::prepare_turn;
 use super::request::warn_if_over_context_window;
+use sampling::TurnRun;
+use sampling::run_sampling_loop;
+
+mod sampling;
 use crate::endpoint::EndpointArgs;
-use crate::endpoint::runtime;
 
 /// Send a turn to a Responses API endpoint and stream the answer
 ///
@@ -71,7 +69,7 @@ pub fn run(args: &SendArgs) -> anyhow::Result<String> {
     let Some(message) = args.turn.message.as_deref() else {
         anyhow::bail!("send needs the user's message: --message TEXT");
     };
-    let prepared = prepare_turn(&args.turn)?;
+    let prepared = prepare_turn(&args.turn, Surface::Exec)?;
     let key = args
         .endpoint
         .api_key(Some(&prepared.config.model_provider))?;
@@ -127,7 +125,7 @@ fn run_turn<S: RolloutSink>(
         SessionInit {
             thread_id: turn.thread_id.clone(),
             base_instructions: turn.base_instructions.instructions().clone(),
-            templates,
+            templates: templates.clone(),
             ids: Arc::clone(&ids),
             history_mode: HistoryMode::Paginated,
         },
@@ -152,36 +150,16 @@ fn run_turn<S: RolloutSink>(
     session.record_context_updates_and_set_reference_context_item(&turn)?;
     session.record_user_message(message)?;
 
-    let request = build_turn_request(
-        &turn,
-        session.build_prompt_input(),
-        tools,
-        &ids,
-        ContentItemKindsPolicy::Strip,
-    )?;
-    warn_if_over_context_window(&request, turn.model.context_window);
-    // The same bytes `request` prints for a request.
-    let body = RequestBody::from_bytes(serde_json::to_string_pretty(&request)? + "\n");
-    let metadata = request.client_metadata.as_ref();
-    let headers = RequestHeaders {
-        session_id: Some(turn.thread_id.clone()),
-        thread_id: Some(turn.thread_id.clone()),
-        window_id: metadata.map(|metadata| metadata.window_id.clone()),
-        turn_metadata: metadata.map(|metadata| metadata.turn_metadata.clone()),
-        beta_features: config.beta_features.clone(),
-        responses_lite: ResponsesLite::for_model(&turn.model),
-        extra: Vec::new(),
-    };
     let mut printer = AnswerPrinter::new(std::io::stdout());
-    let completed: CompletedResponse =
-        runtime()?.block_on(client.send(&body, &headers, |progress| printer.report(&progress)))?;
-    printer.finish(&completed.items);
-
-    session.record_model_output(completed.items)?;
-    let usage = completed.token_usage.map(|usage| {
-        TokenUsageInfo::after_response(None, usage, turn.model.usable_context_window())
-    });
-    session.record_token_count(usage.as_ref())?;
+    let run = TurnRun {
+        config: &config,
+        turn: &turn,
+        tools,
+        templates: &templates,
+        ids: &ids,
+        client,
+    };
+    let usage = run_sampling_loop(&run, &mut session, &mut printer)?;
     session.complete_turn()?;
     eprintln!("{}", usage_line(usage.as_ref()));
     printer.into_result()
@@ -205,11 +183,11 @@ fn usage_line(info: Option<&TokenUsageInfo>) -> String {
     }
 }
 
-/// Prints answer text as it streams in. A resent request streams its text again from the
-/// start; only what goes beyond the text already shown is printed.
-struct AnswerPrinter<W: Write> {
+/// Prints answer text as it streams in, response by response. A resent request streams its text
+/// again from the start; only what goes beyond the text already shown is printed.
+pub struct AnswerPrinter<W: Write> {
     out: W,
-    /// Text printed so far.
+    /// Text of the current response printed so far.
     shown: String,
     /// Text of the current attempt.
     attempt: String,
@@ -232,6 +210,12 @@ impl<W: Write> AnswerPrinter<W> {
             attempt: String::new(),
             output: OutputState::Open,
         }
+    }
+
+    /// A new response begins: its text is printed from its start.
+    fn start_response(&mut self) {
+        self.shown.clear();
+        self.attempt.clear();
     }
 
     fn report(&mut self, progress: &StreamProgress<'_>) {
@@ -274,7 +258,7 @@ impl<W: Write> AnswerPrinter<W> {
     }
 
     /// Prints the assistant text of `items` when the server streamed no text deltas, then the
-    /// closing line break.
+    /// closing line break; a response without text (only tool calls) prints nothing.
     fn finish(&mut self, items: &[ResponseItem]) {
         if self.shown.is_empty() {
             let text: String = items
@@ -294,6 +278,9 @@ impl<W: Write> AnswerPrinter<W> {
                     }
                 })
                 .collect();
+            if text.is_empty() {
+                return;
+            }
             self.write(&text);
         }
         self.write("\n");

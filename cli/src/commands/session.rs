@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use codex_config::ConfigEnv;
+use codex_config::Surface;
 use codex_config::check_working_directory;
 use codex_core::ResponsesRequest;
 use codex_inspect::render_request_stats;
@@ -34,6 +35,7 @@ use codex_script::play_script;
 use codex_script::recorded_settings;
 use codex_script::render_requests_layout;
 
+use super::request::parse_surface;
 use super::request::warn_if_over_context_window;
 use crate::catalog::CatalogArgs;
 use crate::endpoint::EndpointArgs;
@@ -152,6 +154,13 @@ pub struct NextTurnArgs {
     /// the settings the rollout recorded; a changed value produces the update the model sees.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+
+    /// The front end the next turn runs under: `interactive` (default: the recorded settings
+    /// decide) or `exec` (upstream's `codex exec resume`, which runs the turn with approval
+    /// policy `never` whatever the rollout or config.toml say; `--set approval_policy=…` still
+    /// beats it).
+    #[arg(long, value_name = "SURFACE", default_value = "interactive", value_parser = clap::builder::ValueParser::new(parse_surface))]
+    pub surface: Surface,
 
     /// Working directory of the next turn, instead of the one the rollout recorded. Without it,
     /// a recorded directory that does not exist here (a rollout from another machine) is
@@ -401,10 +410,18 @@ fn next_turn_config(
         }
         None => SettingsLayer::empty("--cwd"),
     };
+    let surface_origin = format!("--surface {}", next.surface.name());
+    let surface_settings: Vec<String> = next
+        .surface
+        .approval_policy()
+        .map(|policy| format!("approval_policy={}", policy.as_str()))
+        .into_iter()
+        .collect();
+    let surface = SettingsLayer::from_assignments(&surface_origin, &surface_settings, &base_dir)?;
     let set = SettingsLayer::from_assignments("--set", &next.set, &base_dir)?;
     let config = load_continued_config(
         &recorded,
-        &[&cwd, &set],
+        &[&cwd, &surface, &set],
         &env.codex_home,
         &env.config_env,
         "recorded settings and --set",

@@ -26,6 +26,7 @@ mod request;
 mod request_tools;
 mod resume_elsewhere;
 mod send;
+mod send_loop;
 mod send_provider;
 mod send_server;
 mod send_session_live;

@@ -180,7 +180,10 @@ fn send_streams_the_answer_and_records_a_resumable_rollout() {
 
     // The body is the first request `request` builds for the same options; only freshly drawn
     // ids and times differ (the session stamps the items it records).
-    let printed = workspace.run(&workspace.args("request", &["--message", "hi"]), None);
+    let printed = workspace.run(
+        &workspace.args("request", &["--surface", "exec", "--message", "hi"]),
+        None,
+    );
     assert_eq!(printed.code, Some(0), "{}", printed.stderr);
     let expected: Value = serde_json::from_str(&printed.stdout).expect("request prints JSON");
     let comparable = |body: &Value| {

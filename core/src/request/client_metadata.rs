@@ -18,6 +18,30 @@ pub enum RequestKind {
     Compaction,
 }
 
+/// `compaction` in the turn metadata of a compaction request: why and how the history is
+/// summarised (upstream: `CompactionTurnMetadata` in `codex-rs/core/src/responses_metadata.rs`;
+/// the values are upstream's analytics enum spellings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CompactionMetadata {
+    pub trigger: &'static str,
+    pub reason: &'static str,
+    pub implementation: &'static str,
+    pub phase: &'static str,
+    pub strategy: &'static str,
+}
+
+impl CompactionMetadata {
+    /// Compaction started automatically in the middle of a turn because the token usage passed
+    /// `model_auto_compact_token_limit`, summarised by the model over the Responses API.
+    pub const AUTO_MID_TURN: Self = Self {
+        trigger: "auto",
+        reason: "context_limit",
+        implementation: "responses",
+        phase: "mid_turn",
+        strategy: "memento",
+    };
+}
+
 /// The object encoded into `client_metadata["x-codex-turn-metadata"]`. Declaration order is
 /// upstream's key order; optional keys are left out when `None`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -9,8 +9,10 @@ use std::collections::BTreeMap;
 
 use super::ClientMetadata;
 use super::ClientSurface;
+use super::CompactionMetadata;
 use super::ContentItemKindsPolicy;
 use super::ModelProviderKind;
+use super::ParallelToolCalls;
 use super::RequestBuildError;
 use super::RequestKind;
 use super::ResponsesRequest;
@@ -41,8 +43,54 @@ pub fn build_turn_request(
     ids: &IdGenerator,
     content_item_kinds: ContentItemKindsPolicy,
 ) -> Result<ResponsesRequest, TurnRequestError> {
-    let client_metadata = ClientMetadata::from_turn_metadata(&turn_metadata(turn, ids))
-        .map_err(TurnRequestError::TurnMetadata)?;
+    let metadata = turn_metadata(turn, ids);
+    build_request_with_metadata(
+        turn,
+        input,
+        tools,
+        ParallelToolCalls::Allowed,
+        &metadata,
+        content_item_kinds,
+    )
+}
+
+/// The summary request of a local compaction in the middle of `turn` (upstream:
+/// `run_compact_task_inner_impl` in `codex-rs/core/src/compact.rs`): `input` is the history so
+/// far with the compaction prompt appended as a user message; the request offers no tools,
+/// disallows parallel tool calls and is marked `request_kind: compaction` with the compaction's
+/// details in the turn metadata.
+pub fn build_compaction_request(
+    turn: &TurnContext,
+    input: Vec<ResponseItem>,
+    ids: &IdGenerator,
+    content_item_kinds: ContentItemKindsPolicy,
+) -> Result<ResponsesRequest, TurnRequestError> {
+    let mut metadata = turn_metadata(turn, ids);
+    metadata.request_kind = RequestKind::Compaction;
+    metadata.compaction = Some(
+        serde_json::to_value(CompactionMetadata::AUTO_MID_TURN)
+            .map_err(TurnRequestError::TurnMetadata)?,
+    );
+    build_request_with_metadata(
+        turn,
+        input,
+        Vec::new(),
+        ParallelToolCalls::Disallowed,
+        &metadata,
+        content_item_kinds,
+    )
+}
+
+fn build_request_with_metadata(
+    turn: &TurnContext,
+    input: Vec<ResponseItem>,
+    tools: Vec<ToolSpec>,
+    parallel_tool_calls: ParallelToolCalls,
+    metadata: &TurnMetadata,
+    content_item_kinds: ContentItemKindsPolicy,
+) -> Result<ResponsesRequest, TurnRequestError> {
+    let client_metadata =
+        ClientMetadata::from_turn_metadata(metadata).map_err(TurnRequestError::TurnMetadata)?;
     let mut inputs = ResponsesRequestInputs::new(
         &turn.model,
         turn.base_instructions.text(),
@@ -52,6 +100,7 @@ pub fn build_turn_request(
     )
     .with_owned_input(input)
     .with_owned_tools(tools);
+    inputs.parallel_tool_calls = parallel_tool_calls;
     inputs.reasoning_effort = turn.reasoning_effort.clone();
     inputs.reasoning_summary = turn.reasoning_summary;
     inputs.verbosity = turn.verbosity;

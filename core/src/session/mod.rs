@@ -170,6 +170,8 @@ pub struct Session<S: RolloutSink> {
     recorded_baseline: Option<RecordedBaseline>,
     /// When the newest rollout line was written.
     last_line_at: Option<jiff::Timestamp>,
+    /// Mid-turn compactions this process ran (a resumed thread counts afresh).
+    compactions: u64,
 }
 
 impl<S: RolloutSink> std::fmt::Debug for Session<S> {
@@ -218,6 +220,7 @@ impl<S: RolloutSink> Session<S> {
             turn_checkpoints: Vec::new(),
             recorded_baseline,
             last_line_at: None,
+            compactions: 0,
         }
     }
 

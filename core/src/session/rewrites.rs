@@ -5,15 +5,31 @@ use codex_prompts::TemplateId;
 use codex_protocol::CompactedItem;
 use codex_protocol::ResponseItem;
 use codex_protocol::RolloutItem;
+use codex_protocol::rollout::CompactionWindowId;
 
 use super::RolloutSink;
 use super::Session;
 use super::SessionError;
 use super::events;
+use super::turn_context_item::turn_context_item;
+use crate::context::initial_context::build_initial_context_with_world_state;
+use crate::context::world_state_for_step::build_world_state_for_step;
 use crate::context_manager::RollbackOutcome;
+use crate::context_manager::full_world_state_item;
+use crate::request::stamp_recorded_item;
+use crate::turn_context::TurnContext;
 use codex_fragments::compaction_summary::CompactionSummary;
 use codex_fragments::is_compaction_summary;
 use codex_fragments::is_user_turn_boundary;
+
+/// The context window a mid-turn compaction opens (upstream: `advance_auto_compact_window`).
+struct CompactionWindow {
+    /// How many compactions this session ran, this one included.
+    number: u64,
+    first_id: String,
+    previous_id: String,
+    id: String,
+}
 
 impl<S: RolloutSink> Session<S> {
     /// Local compaction: history becomes the user's own messages (injected context and earlier
@@ -21,6 +37,67 @@ impl<S: RolloutSink> Session<S> {
     /// cleared so the next turn re-injects full context, and a `compacted` line records the
     /// replacement history. `summary` is the model's summary text.
     pub fn compact(&mut self, summary: &str) -> Result<(), SessionError> {
+        let (summary_text, replacement) = self.compacted_history(summary);
+        self.persist_compacted(summary_text, &replacement, None)?;
+        self.history.replace(replacement);
+        self.reference_context_item = None;
+        // Turns recorded before the compaction can no longer be restored one by one.
+        self.turn_checkpoints.clear();
+        Ok(())
+    }
+
+    /// Local compaction in the middle of `turn`, once the model wrote `summary` (upstream:
+    /// `InitialContextInjection::BeforeLastUserMessage` in `codex-rs/core/src/compact.rs`): the
+    /// turn goes on after it, so the replacement history carries the full initial context of
+    /// `turn` just before the newest real user message (before the summary when there is none).
+    /// The `compacted` line is followed by a full `world_state` record and a `turn_context` line:
+    /// the rendered context is the new baseline and `turn` the new reference.
+    pub fn compact_mid_turn(
+        &mut self,
+        summary: &str,
+        turn: &TurnContext,
+    ) -> Result<(), SessionError> {
+        let turn_id = self.active_turn_mut()?.turn_id.clone();
+        let (summary_text, mut replacement) = self.compacted_history(summary);
+        for item in &mut replacement {
+            stamp_recorded_item(item, &self.ids, &turn_id);
+        }
+        let world_state = build_world_state_for_step(turn, &self.templates)?;
+        let mut initial =
+            build_initial_context_with_world_state(turn, &world_state, &self.templates)
+                .into_items();
+        for item in &mut initial {
+            stamp_recorded_item(item, &self.ids, &turn_id);
+        }
+        let prefix = self.templates.text(TemplateId::CompactionSummaryPrefix);
+        let summary_index = replacement.len().saturating_sub(1);
+        let position = replacement[..summary_index]
+            .iter()
+            .rposition(|item| is_user_turn_boundary(item) && !is_compaction_summary(item, prefix))
+            .unwrap_or(summary_index);
+        replacement.splice(position..position, initial);
+        self.compactions += 1;
+        let window = CompactionWindow {
+            number: self.compactions,
+            first_id: turn.token_budget.first_window_id.clone(),
+            previous_id: turn.token_budget.window_id.clone(),
+            id: self.ids.uuid_v7().to_string(),
+        };
+        self.persist_compacted(summary_text, &replacement, Some(window))?;
+        self.history.replace(replacement);
+        let snapshot = world_state.snapshot();
+        self.persist(RolloutItem::WorldState(full_world_state_item(&snapshot)))?;
+        self.history.set_world_state_baseline(Some(snapshot));
+        let reference = turn_context_item(turn);
+        self.persist(RolloutItem::TurnContext(reference.clone().into()))?;
+        self.reference_context_item = Some(reference);
+        self.turn_checkpoints.clear();
+        Ok(())
+    }
+
+    /// The summary message's text and the history a compaction leaves: the user's own messages
+    /// (injected context and earlier summaries left out) followed by the summary message.
+    fn compacted_history(&self, summary: &str) -> (String, Vec<ResponseItem>) {
         let prefix = self.templates.text(TemplateId::CompactionSummaryPrefix);
         let summary_fragment = CompactionSummary::new(summary, &self.templates);
         let summary_text = summary_fragment.render();
@@ -36,31 +113,45 @@ impl<S: RolloutSink> Session<S> {
             summary_message.set_turn_id_if_missing(&turn.turn_id);
         }
         replacement.push(summary_message);
+        (summary_text, replacement)
+    }
 
+    /// The `compacted` line recording `replacement` as the new history (and the context window
+    /// it opens, when known).
+    fn persist_compacted(
+        &mut self,
+        message: String,
+        replacement: &[ResponseItem],
+        window: Option<CompactionWindow>,
+    ) -> Result<(), SessionError> {
+        let (number, first_id, previous_id, id) = match window {
+            Some(window) => (
+                Some(window.number),
+                Some(window.first_id),
+                Some(window.previous_id),
+                Some(CompactionWindowId::Id(window.id)),
+            ),
+            None => (None, None, None, None),
+        };
         self.persist(RolloutItem::Compacted(
             CompactedItem {
-                message: summary_text,
-                replacement_history: Some(replacement.clone()),
+                message,
+                replacement_history: Some(replacement.to_vec()),
                 replacement_history_metadata: None,
                 guardian_history: None,
                 retained_context: None,
                 mcp_resource_origins: None,
-                window_number: None,
-                first_window_id: None,
-                previous_window_id: None,
-                window_id: None,
+                window_number: number,
+                first_window_id: first_id,
+                previous_window_id: previous_id,
+                window_id: id,
                 compaction_response_id: None,
                 latest_token_usage_record: None,
                 resume_metadata: None,
                 extra: serde_json::Map::new(),
             }
             .into(),
-        ))?;
-        self.history.replace(replacement);
-        self.reference_context_item = None;
-        // Turns recorded before the compaction can no longer be restored one by one.
-        self.turn_checkpoints.clear();
-        Ok(())
+        ))
     }
 
     /// Drops the newest `turns` user turns with the context updates recorded before them and

@@ -142,6 +142,11 @@ impl TurnContext {
         turn.reasoning_effort = config.model_reasoning_effort.clone();
         turn.reasoning_summary = config.model_reasoning_summary;
         turn.verbosity = config.model_verbosity;
+        // Upstream applies the key to the model's entry (`with_config_overrides` in
+        // `codex-rs/models-manager`), still capped at 90% of the window.
+        if let Some(limit) = config.model_auto_compact_token_limit {
+            turn.model.auto_compact_token_limit = Some(limit);
+        }
         turn.web_search_mode = match config.sandbox_mode {
             SandboxMode::DangerFullAccess => WebSearchMode::Live,
             SandboxMode::ReadOnly | SandboxMode::WorkspaceWrite => WebSearchMode::Cached,

@@ -18,6 +18,8 @@ use crate::additional_context_user::matches_external_context;
 use crate::auto_compact_fallback_prompt::AUTO_COMPACT_FALLBACK_PROMPT;
 use crate::available_skills_instructions::AVAILABLE_SKILLS_INSTRUCTIONS;
 use crate::base_instructions::BASE_INSTRUCTIONS;
+use crate::compaction_prompt::COMPACTION_PROMPT;
+use crate::compaction_prompt::matches_compaction_prompt;
 use crate::compaction_summary::COMPACTION_SUMMARY;
 use crate::compaction_summary::matches_compaction_summary;
 use crate::current_time_reminder::CURRENT_TIME_REMINDER;
@@ -336,6 +338,12 @@ pub(super) static FRAGMENT_TYPES: &[FragmentTypeInfo] = &[
         crate::compaction_summary::MAX_TOKENS,
     )
     .recognised_by(Recognition::Custom(matches_compaction_summary)),
+    T::fragment(
+        "compaction_prompt",
+        COMPACTION_PROMPT,
+        crate::compaction_prompt::MAX_TOKENS,
+    )
+    .recognised_by(Recognition::Custom(matches_compaction_prompt)),
     T::fragment(
         "unsupported_image",
         UNSUPPORTED_IMAGE,

@@ -20,6 +20,7 @@ use codex_fragments::available_skills_instructions::SkillEntry;
 use codex_fragments::available_skills_instructions::SkillRoot;
 use codex_fragments::available_skills_instructions::SkillUsageRules;
 use codex_fragments::base_instructions::BaseInstructionsFragment;
+use codex_fragments::compaction_prompt::CompactionPrompt;
 use codex_fragments::compaction_summary::CompactionSummary;
 use codex_fragments::current_time_reminder::CurrentTimeReminder;
 use codex_fragments::developer_instructions::DeveloperInstructions;
@@ -349,6 +350,10 @@ fn render_all(input: &str, templates: &TemplateSet) -> Vec<(&'static str, String
         (
             "compaction_summary",
             Box::new(CompactionSummary::new(input, templates)),
+        ),
+        (
+            "compaction_prompt",
+            Box::new(CompactionPrompt::new(templates)),
         ),
         (
             "unsupported_image",

@@ -3,7 +3,10 @@
 
 use std::rc::Rc;
 
+use codex_context_fragments::ContextualUserFragment;
 use codex_core::ToolSpec;
+use codex_fragments::compaction_prompt::CompactionPrompt;
+use codex_prompts::TemplateSet;
 use codex_protocol::ContentItem;
 use codex_protocol::ContentItemKind;
 use codex_protocol::ResponseItem;
@@ -18,6 +21,7 @@ use super::model::BreakReason;
 use super::model::CacheReport;
 use super::model::EmittedFragment;
 use super::model::HistoryRewrite;
+use super::model::PrefixBreak;
 use super::model::RequestKind;
 use super::model::RequestReport;
 use super::model::SectionChange;
@@ -35,8 +39,10 @@ use super::walk::Rewrite;
 use super::walk::StepRequest;
 use super::walk::WalkVisitor;
 
-/// What the compaction requests of a rollout carry that the rollout does not record.
-const UNRECORDED_COMPACTION_PROMPT: &str = "compaction prompt (not recorded in the rollout)";
+/// What the compaction requests of a rollout carry that the rollout does not record: the
+/// rebuilt request carries this project's prompt in its place.
+const UNRECORDED_COMPACTION_PROMPT: &str =
+    "compaction prompt (not recorded in the rollout; this project's prompt stands in)";
 
 /// Token counts of a setup's `instructions` and `tools` fields, counted once per setup.
 struct FieldTokens {
@@ -59,6 +65,8 @@ pub(super) struct Inspector<'c> {
     /// The previous request's whole input (Responses Lite prefix included).
     ledger: ItemLedger,
     previous: Option<Rc<RequestSetup>>,
+    /// What the previous request was for (a compaction request sends no tools).
+    previous_kind: Option<RequestKind>,
     requests: Vec<RequestReport>,
     turns: Vec<TurnDraft>,
 }
@@ -72,6 +80,7 @@ impl<'c> Inspector<'c> {
             fields: Vec::new(),
             ledger: ItemLedger::new(),
             previous: None,
+            previous_kind: None,
             requests: Vec::new(),
             turns: Vec::new(),
         }
@@ -172,14 +181,23 @@ impl WalkVisitor for Inspector<'_> {
         let setup = self.setups.get(step.turn_context)?;
         let fields = self.field_tokens(&setup);
         let previous_setup = self.previous.replace(Rc::clone(&setup));
+        let previous_kind = self.previous_kind.replace(step.kind);
+        // A compaction request ends with the (unrecorded) prompt and sends no tools.
+        let prompt = match step.kind {
+            RequestKind::Turn => None,
+            RequestKind::Compaction => {
+                Some(CompactionPrompt::new(&TemplateSet::embedded()).into_response_item())
+            }
+        };
         let empty: &[ResponseItem] = &[];
         let previous_prefix = previous_setup
             .as_deref()
             .map_or(empty, RequestSetup::input_prefix);
         let prefix = setup.input_prefix();
-        let same_setup = previous_setup
-            .as_ref()
-            .is_some_and(|previous| Rc::ptr_eq(previous, &setup));
+        let same_setup = previous_kind == Some(step.kind)
+            && previous_setup
+                .as_ref()
+                .is_some_and(|previous| Rc::ptr_eq(previous, &setup));
         let same_prefix = same_setup || previous_prefix == prefix;
         let previous_rest = match step.previous {
             PreviousInput::None => empty,
@@ -208,22 +226,47 @@ impl WalkVisitor for Inspector<'_> {
             instructions_provenance: &self.instructions_provenance,
         };
         let mut items = Vec::new();
-        for (index, item) in prefix.iter().chain(step.input).enumerate().skip(carried) {
+        for (index, item) in prefix
+            .iter()
+            .chain(step.input)
+            .chain(prompt.iter())
+            .enumerate()
+            .skip(carried)
+        {
             let sent = setup.prepare(item);
             let classified = classify_item(index, item, &sent, &context, &mut self.counter);
             self.ledger.push(classified.tokens);
             items.push(classified.report);
         }
 
+        // A compaction request's `tools` field is an empty list.
+        let no_tools = "[]";
+        let no_tools_tokens = self.counter.count(no_tools);
         let field = &self.fields[fields];
+        let tools = match step.kind {
+            RequestKind::Turn => field.tools.clone(),
+            RequestKind::Compaction => ToolsReport {
+                names: Vec::new(),
+                bytes: no_tools.len(),
+                tokens: no_tools_tokens,
+                ..field.tools.clone()
+            },
+        };
         let tokens = self
             .ledger
-            .breakdown(carried, field.instructions, field.tools.tokens);
+            .breakdown(carried, field.instructions, tools.tokens);
         let total_tokens = tokens.total();
 
         let cache = previous_setup.as_deref().map(|previous| {
             let before_input = if same_setup {
                 None
+            } else if previous_kind != Some(step.kind) {
+                Some(PrefixBreak {
+                    reason: BreakReason::ToolsChanged,
+                    item_index: None,
+                    previous_item: None,
+                    current_item: None,
+                })
             } else {
                 break_before_input(&previous.empty_body, &setup.empty_body)
             };
@@ -251,7 +294,7 @@ impl WalkVisitor for Inspector<'_> {
                     });
                     (
                         field.instructions
-                            + field.tools.tokens
+                            + tools.tokens
                             + self.ledger.sum_of_first(carried).total(),
                         carried,
                         inside_input,
@@ -275,7 +318,7 @@ impl WalkVisitor for Inspector<'_> {
             line: step.line,
             model: setup.model.slug.clone(),
             instructions_in_field: !setup.empty_body.instructions.is_empty(),
-            tools: field.tools.clone(),
+            tools,
             input_items: self.ledger.len(),
             carried_items: carried,
             items,

@@ -22,6 +22,7 @@
 
 mod classify;
 mod client_metadata;
+mod compactions;
 mod error;
 mod html;
 mod inspector;

@@ -37,7 +37,10 @@ pub(super) struct Rebuilder<'c> {
 impl WalkVisitor for Rebuilder<'_> {
     fn request(&mut self, step: StepRequest<'_>) -> Result<(), InspectError> {
         let setup = self.setups.get(step.turn_context)?;
-        let mut body = setup.build(step.input)?;
+        let mut body = match step.kind {
+            RequestKind::Turn => setup.build(step.input)?,
+            RequestKind::Compaction => setup.build_compaction(step.input)?,
+        };
         if let Some(thread) = &self.thread {
             body.client_metadata = Some(thread.client_metadata(
                 step.kind,

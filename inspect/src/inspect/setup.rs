@@ -9,10 +9,12 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use codex_config::Features;
+use codex_context_fragments::ContextualUserFragment;
 use codex_core::BuiltinToolsConfig;
 use codex_core::LitePrefixIds;
 use codex_core::LiteToolCatalog;
 use codex_core::ModelProviderKind;
+use codex_core::ParallelToolCalls;
 use codex_core::ResponsesRequest;
 use codex_core::ResponsesRequestInputs;
 use codex_core::ToolSpec;
@@ -20,6 +22,7 @@ use codex_core::build_responses_request;
 use codex_core::builtin_tools;
 use codex_core::lite_prefix_items;
 use codex_core::prepare_outgoing_items;
+use codex_fragments::compaction_prompt::CompactionPrompt;
 use codex_models_manager::MetadataSource;
 use codex_models_manager::ModelCatalog;
 use codex_models_manager::ModelInfo;
@@ -70,6 +73,21 @@ impl RequestSetup {
     /// The whole request body for `input` (history as recorded).
     pub fn build(&self, input: &[ResponseItem]) -> Result<ResponsesRequest, InspectError> {
         Ok(build_responses_request(self.inputs(input))?)
+    }
+
+    /// The body of a compaction's summary request for `input` (history as recorded): the
+    /// compaction prompt appended (this project's: the rollout does not record the one sent),
+    /// no tools, no parallel tool calls (see `codex_core::build_compaction_request`).
+    pub fn build_compaction(
+        &self,
+        input: &[ResponseItem],
+    ) -> Result<ResponsesRequest, InspectError> {
+        let mut items = input.to_vec();
+        items.push(CompactionPrompt::new(&TemplateSet::embedded()).into_response_item());
+        let mut inputs = self.inputs(&items);
+        inputs.tools = std::borrow::Cow::Borrowed(&[]);
+        inputs.parallel_tool_calls = ParallelToolCalls::Disallowed;
+        Ok(build_responses_request(inputs)?)
     }
 
     /// The items every input of this setup starts with (Responses Lite), before provider-specific

@@ -6,9 +6,10 @@
 //! - at the end of a turn whose newest input got no recorded answer (an empty response), except
 //!   when that input is only notices a task records as it ends without calling the model: a
 //!   user's own shell command (a task of its own) and the notice of an interrupted turn;
-//! - for a local compaction: model output that no new input preceded in a turn, followed by a
-//!   `compacted` line, answered a request of the history before that output plus a compaction
-//!   prompt the rollout does not record.
+//! - for a local compaction: the model output just before a `compacted` line (only events
+//!   between them) answered a request of the history before that output plus a compaction
+//!   prompt the rollout does not record: a mid-turn compaction's summary follows new input
+//!   (tool outputs), a compaction before a turn's first request follows none.
 //!
 //! History is replayed as a resumed session would see it: items in order, compactions replacing
 //! it with their replacement history (or rebuilding it for legacy compactions), rollbacks
@@ -29,15 +30,16 @@ use codex_protocol::rollout::RolloutItem;
 use codex_protocol::rollout::TurnContextItem;
 use codex_protocol::rollout::WorldStateItem;
 use codex_rollout::LoadedRollout;
-use codex_rollout::reconstruct;
 use serde_json::Value;
 
 use super::InspectError;
+use super::compactions::compaction_summary_outputs;
+use super::compactions::legacy_compaction_histories;
 use super::model::RequestKind;
 
-const TASK_STARTED: &str = "task_started";
-const TASK_COMPLETE: &str = "task_complete";
-const TURN_ABORTED: &str = "turn_aborted";
+pub(super) const TASK_STARTED: &str = "task_started";
+pub(super) const TASK_COMPLETE: &str = "task_complete";
+pub(super) const TURN_ABORTED: &str = "turn_aborted";
 const THREAD_ROLLED_BACK: &str = "thread_rolled_back";
 
 /// Messages recorded as a task ends without a model call: no request was sent for them, but the
@@ -207,7 +209,7 @@ impl Pairing {
 }
 
 /// Output the model produces (as opposed to input the harness records before a request).
-fn is_model_output(item: &ResponseItem) -> bool {
+pub(super) fn is_model_output(item: &ResponseItem) -> bool {
     match item {
         ResponseItem::Message { role, .. } => role == "assistant",
         ResponseItem::Reasoning { .. }
@@ -264,11 +266,12 @@ pub(super) fn walk_borrowed(
     visitor: &mut impl WalkVisitor,
 ) -> Result<(), InspectError> {
     let legacy = legacy_compaction_histories(loaded);
+    let summaries = compaction_summary_outputs(loaded);
     let lines = loaded
         .lines
         .iter()
         .map(|line| (line.line_number, Cow::Borrowed(&line.line.item)));
-    walk(lines, legacy, visitor)
+    walk(lines, legacy, &summaries, visitor)
 }
 
 /// Walks `loaded`, moving the items history keeps out of it.
@@ -277,39 +280,21 @@ pub(super) fn walk_owned(
     visitor: &mut impl WalkVisitor,
 ) -> Result<(), InspectError> {
     let legacy = legacy_compaction_histories(&loaded);
+    let summaries = compaction_summary_outputs(&loaded);
     let lines = loaded
         .lines
         .into_iter()
         .map(|line| (line.line_number, Cow::Owned(line.line.item)));
-    walk(lines, legacy, visitor)
-}
-
-/// History right after each legacy compaction (one without a replacement history), keyed by
-/// the compaction's position among the lines: what a resume at that line rebuilds.
-fn legacy_compaction_histories(loaded: &LoadedRollout) -> HashMap<usize, Vec<ResponseItem>> {
-    loaded
-        .lines
-        .iter()
-        .enumerate()
-        .filter(|(_, line)| {
-            matches!(&line.line.item, RolloutItem::Compacted(compacted)
-                if compacted.replacement_history.is_none())
-        })
-        .map(|(index, _)| {
-            let prefix = LoadedRollout {
-                lines: loaded.lines[..=index].to_vec(),
-                warnings: Vec::new(),
-            };
-            (index, reconstruct(&prefix).history)
-        })
-        .collect()
+    walk(lines, legacy, &summaries, visitor)
 }
 
 /// Reports every request, turn start, recorded item, world-state record and history rewrite of
-/// `lines` (line number and item, in file order).
+/// `lines` (line number and item, in file order); `summaries` are the positions of compaction
+/// summaries (`compaction_summary_outputs`).
 fn walk<'a>(
     lines: impl Iterator<Item = (usize, Cow<'a, RolloutItem>)>,
     mut legacy: HashMap<usize, Vec<ResponseItem>>,
+    summaries: &HashSet<usize>,
     visitor: &mut impl WalkVisitor,
 ) -> Result<(), InspectError> {
     let mut walker = Walker {
@@ -348,7 +333,11 @@ fn walk<'a>(
                         walker.unanswered_output_at = Some(walker.history.len());
                     }
                 } else {
-                    walker.emit(RequestKind::Turn, line, None, visitor)?;
+                    let kind = match summaries.contains(&index) {
+                        true => RequestKind::Compaction,
+                        false => RequestKind::Turn,
+                    };
+                    walker.emit(kind, line, None, visitor)?;
                     walker.pending = Pending::Idle;
                     walker.notices_at = None;
                 }

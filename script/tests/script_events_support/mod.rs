@@ -20,6 +20,7 @@ use codex_fragments::available_skills_instructions::SkillRoot;
 use codex_fragments::available_skills_instructions::SkillUsageRules;
 use codex_fragments::base_instructions::BaseInstructionsFragment;
 use codex_fragments::classify;
+use codex_fragments::compaction_prompt::CompactionPrompt;
 use codex_fragments::compaction_summary::CompactionSummary;
 use codex_fragments::current_time_reminder::CurrentTimeReminder;
 use codex_fragments::developer_instructions::DeveloperInstructions;
@@ -282,6 +283,7 @@ fn rendered_fragment(
             "The user asked for an index.",
             templates,
         )),
+        "compaction_prompt" => Box::new(CompactionPrompt::new(templates)),
         "unsupported_image" => {
             Box::new(UnsupportedMedia::new(UnsupportedModality::Image, templates))
         }

@@ -187,14 +187,15 @@ fn later_requests(real: &RealRun, ours: &OursRun) -> Cell {
     let first_body = ours.send.body.clone().or_else(|| ours.request.body.clone());
     for (index, requests) in real.step_requests.iter().enumerate() {
         let step = index + 1;
-        let ours_body = match index {
-            0 => first_body.clone(),
+        let ours_bodies: Vec<Value> = match index {
+            0 if !ours.send_bodies.is_empty() => ours.send_bodies.clone(),
+            0 => first_body.clone().into_iter().collect(),
             _ => match ours.chain.get(index - 1) {
                 Some(invocation) => {
                     findings.extend(invocation_findings(invocation));
-                    invocation.body.clone()
+                    invocation.body.clone().into_iter().collect()
                 }
-                None => None,
+                None => Vec::new(),
             },
         };
         let real_bodies: Vec<Value> = requests
@@ -202,7 +203,7 @@ fn later_requests(real: &RealRun, ours: &OursRun) -> Cell {
             .filter_map(|&request| real.requests.get(request))
             .map(|request| request.body.clone())
             .collect();
-        for difference in body_differences(real_bodies, ours_body.into_iter().collect()) {
+        for difference in body_differences(real_bodies, ours_bodies) {
             // The first step's first request is the first-request column.
             if index == 0 && difference.starts_with("request 1:") {
                 continue;

@@ -127,6 +127,7 @@ fn findings(
         request: invocation("request"),
         send: invocation("send"),
         send_request: Some(request(ours.clone(), ours_headers)),
+        send_bodies: vec![ours.clone()],
         resumes: Vec::new(),
         chain: Vec::new(),
         rollout: Some(ours_path),

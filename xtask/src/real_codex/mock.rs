@@ -108,10 +108,13 @@ impl MockServer {
         self.address.port()
     }
 
-    /// Forgets every request and reply: from now on it records afresh and answers every
-    /// `/responses` request with [`DEFAULT_REPLY_TEXT`], at the same address.
-    pub fn reset(&self) {
-        *lock(&self.state) = State::default();
+    /// Forgets every request and reply: from now on it records afresh and answers with
+    /// `replies` in order (then [`DEFAULT_REPLY_TEXT`]), at the same address.
+    pub fn reset(&self, replies: &[Reply]) {
+        *lock(&self.state) = State {
+            replies: replies.iter().cloned().collect(),
+            ..State::default()
+        };
     }
 
     /// Everything recorded so far, in arrival order.

@@ -92,7 +92,7 @@ fn reply_events_follow_the_stream_order_with_usage() {
 }
 
 #[test]
-fn a_reset_mock_forgets_requests_and_replies_at_the_same_address() {
+fn a_reset_mock_forgets_requests_and_replays_the_replies_at_the_same_address() {
     let scripted = Reply {
         text: Some("scripted".to_string()),
         function_call: None,
@@ -107,10 +107,17 @@ fn a_reset_mock_forgets_requests_and_replies_at_the_same_address() {
     let first = exchange(&mock, &request);
     assert!(first.contains(r#""delta":"scripted""#), "{first}");
     let address = mock.base_url();
-    mock.reset();
+    let replayed = Reply {
+        text: Some("again".to_string()),
+        function_call: None,
+        input_tokens: None,
+    };
+    mock.reset(&[replayed]);
     assert_eq!(mock.recorded(), Vec::new());
     let after = exchange(&mock, &request);
-    assert!(after.contains(r#""delta":"Done.""#), "{after}");
+    assert!(after.contains(r#""delta":"again""#), "{after}");
     assert!(after.contains("resp_mock_1"), "{after}");
-    assert_eq!((mock.base_url(), mock.recorded().len()), (address, 1));
+    let last = exchange(&mock, &request);
+    assert!(last.contains(r#""delta":"Done.""#), "{last}");
+    assert_eq!((mock.base_url(), mock.recorded().len()), (address, 2));
 }

@@ -50,6 +50,8 @@ use crate::error::XtaskError;
 pub const VERSIONS: [&str; 2] = ["0.149.1", "0.171.0"];
 /// When set to `1`, a skipped run is a failure (CI).
 pub const REQUIRED_ENV: &str = "CODEX_REAL_REQUIRED";
+/// Each run folder's findings, by column.
+const FINDINGS_FILE: &str = "findings.md";
 const GIT_TIMEOUT: Duration = Duration::from_secs(30);
 /// Cargo settings a nested build keeps.
 const KEPT_CARGO_VARS: [&str; 3] = ["CARGO_HOME", "CARGO_TARGET_DIR", "CARGO_TERM_COLOR"];
@@ -236,13 +238,33 @@ fn run_one(
     let real = real_run::run_real(binary, scenario, run_dir, &cwd, &mock)
         .map_err(|failure| failure.to_string())?;
     save_requests(&run_dir.join("real/requests.json"), &real.requests);
-    // `send` reaches the same mock through config.toml's `mock` provider.
-    mock.reset();
+    // `send` reaches the same mock through config.toml's `mock` provider, which replays the
+    // scenario's replies: the same input as the release's.
+    mock.reset(&scenario.replies);
     let ours = ours::run_ours(codex_context, scenario, run_dir, &cwd, &real, &mock);
     drop(mock);
     let prefix = run_dir.display().to_string();
     let normalise = |text: &str| normalise_text(text, &prefix);
-    Ok(check_run(&real, &ours, catalog, &normalise))
+    let cells = check_run(&real, &ours, catalog, &normalise);
+    save_findings(&run_dir.join(FINDINGS_FILE), &cells);
+    Ok(cells)
+}
+
+/// Every finding of a run, by column, for reading by hand (`--only` shows no table).
+fn save_findings(path: &Path, cells: &[(Column, Cell)]) {
+    let mut text = String::new();
+    for (column, cell) in cells {
+        text.push_str(&format!("## {}\n", column.title()));
+        match cell {
+            Cell::NotApplicable => text.push_str("not applicable\n"),
+            Cell::Checked(findings) => {
+                for finding in findings {
+                    text.push_str(&format!("- {finding}\n"));
+                }
+            }
+        }
+    }
+    let _ = std::fs::write(path, text);
 }
 
 /// A finding as the table shows it: the run folder as `<run>`, and no line numbers after

@@ -1,12 +1,16 @@
 //! What this project builds for a scenario, run with the `codex-context` binary on the same
 //! working directory and CODEX_HOME after the real run:
 //!
-//! - `request` (the first request), and `send` of the same turn to the run's mock, reached
-//!   through config.toml's `mock` provider as the release reaches it (the request as sent,
-//!   headers included, and the rollout this project writes);
-//! - per later step, `session resume` of the real rollout as it was before the step (what a
-//!   resumed thread sends), and `session resume --write` of this project's own rollout (the
-//!   steps played by this project alone).
+//! - `request --surface exec` (the first request), and `send` of the same turn to the run's
+//!   mock, reached through config.toml's `mock` provider as the release reaches it and replaying
+//!   the scenario's replies (every request of the turn as sent, headers included, tool round
+//!   trips and compactions too, and the rollout this project writes);
+//! - per later step, `session resume --surface exec` of the real rollout as it was before the
+//!   step (what a resumed thread sends), and `session resume --surface exec --write` of this
+//!   project's own rollout (the steps played by this project alone, answered with
+//!   [`DEFAULT_REPLY_TEXT`]: the replies the scenarios give are all used up by step 1).
+//!
+//! Every invocation runs under the `exec` surface, because the release runs `codex exec`.
 
 use std::path::Path;
 use std::path::PathBuf;
@@ -28,6 +32,8 @@ use super::scenario::Scenario;
 const COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
 /// How `send`'s usage report on standard error starts: not a warning.
 const USAGE_LINE: &str = "usage: ";
+/// The front end every invocation emulates: `codex exec`.
+const SURFACE_ARGS: [&str; 2] = ["--surface", "exec"];
 /// The rollout `send` and `session resume --write` build, inside the run folder.
 pub const OURS_ROLLOUT: &str = "ours/rollout.jsonl";
 
@@ -49,9 +55,11 @@ pub struct Invocation {
 pub struct OursRun {
     /// `request` of the first step.
     pub request: Invocation,
-    /// `send` of the first step, with the request its mock received.
+    /// `send` of the first step, with the first request its mock received.
     pub send: Invocation,
     pub send_request: Option<RecordedRequest>,
+    /// Every `/responses` body `send` sent, in order (tool round trips, compactions).
+    pub send_bodies: Vec<Value>,
     /// Per later step: `session resume` of the real rollout after the step before.
     pub resumes: Vec<Invocation>,
     /// Per later step: `session resume --write` of this project's rollout.
@@ -96,19 +104,28 @@ pub fn run_ours(
         invocation(label, &mut command)
     };
 
+    let surface: Vec<String> = SURFACE_ARGS.iter().map(ToString::to_string).collect();
     let request = invoke(
         "request",
-        &[vec!["request".to_string()], turn_args.clone()].concat(),
+        &[
+            vec!["request".to_string()],
+            surface.clone(),
+            turn_args.clone(),
+        ]
+        .concat(),
     );
 
     let mut args = vec!["send".to_string()];
     args.extend(turn_args.iter().cloned());
     args.extend(["--rollout".into(), ours_rollout.display().to_string()]);
     let mut send = invoke("send", &args);
-    let send_request = mock
+    let sent: Vec<RecordedRequest> = mock
         .recorded()
         .into_iter()
-        .find(RecordedRequest::is_responses);
+        .filter(RecordedRequest::is_responses)
+        .collect();
+    let send_bodies: Vec<Value> = sent.iter().map(|request| request.body.clone()).collect();
+    let send_request = sent.into_iter().next();
     send.body = send_request.as_ref().map(|request| request.body.clone());
     if send.body.is_none() && send.failure.is_none() {
         send.failure = Some("send made no /responses request".to_string());
@@ -128,6 +145,7 @@ pub fn run_ours(
                 "--codex-home".into(),
                 home_flag.clone(),
             ];
+            args.extend(surface.iter().cloned());
             args.extend(step.ours.iter().cloned());
             args
         };
@@ -152,6 +170,7 @@ pub fn run_ours(
         request,
         send,
         send_request,
+        send_bodies,
         resumes,
         chain,
         rollout: ours_rollout.is_file().then_some(ours_rollout),

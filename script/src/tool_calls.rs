@@ -1,0 +1,189 @@
+//! Running the function calls a live model makes, and the `function_call_output` items that
+//! answer them (upstream: the `exec_command` handler in
+//! `codex-rs/core/src/tools/handlers/unified_exec.rs`, its output formatted by
+//! `response_header`/`response_text` in `codex-rs/core/src/tools/context.rs`, and the router's
+//! `unsupported call: NAME` for a tool it has no handler for, in
+//! `codex-rs/core/src/tools/registry.rs`).
+//!
+//! `exec_command` runs `cmd` with `bash -lc` (upstream's default login shell) in the turn's
+//! working directory, standard input closed, standard output and error read together, for at
+//! most [`MAX_RUN_TIME`] (the process group is killed afterwards), and keeps at most
+//! [`MAX_OUTPUT_TOKENS`] of its output (head and tail, with the `fragments/truncated.md` notice). This project applies no sandbox of its own:
+//! the command runs with the caller's rights.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::Command;
+use std::process::Stdio;
+use std::time::Duration;
+use std::time::Instant;
+
+use codex_core::IdGenerator;
+use codex_fragments::Keep;
+use codex_fragments::cap_tokens;
+use codex_prompts::TemplateSet;
+use codex_protocol::FunctionCallOutputPayload;
+use codex_protocol::ResponseItem;
+use serde::Deserialize;
+
+/// The tool this module runs.
+pub const EXEC_COMMAND_TOOL: &str = "exec_command";
+/// The longest a command may run; upstream's default `yield_time_ms` is 10 s, after which it
+/// reports a running session this project cannot keep.
+pub const MAX_RUN_TIME: Duration = Duration::from_secs(10);
+/// The most output kept, in o200k tokens (upstream's default `max_output_tokens`).
+pub const MAX_OUTPUT_TOKENS: usize = 10_000;
+/// Upstream's rough token count of the raw output (`approx_token_count`): four bytes a token.
+const BYTES_PER_TOKEN: usize = 4;
+const POLL_INTERVAL: Duration = Duration::from_millis(10);
+
+/// `exec_command`'s arguments this project reads (the others are accepted and ignored).
+#[derive(Debug, Deserialize)]
+struct ExecCommandArgs {
+    cmd: String,
+    #[serde(default)]
+    workdir: Option<String>,
+}
+
+/// The output item answering `call` when it is a function call (`None` for anything else):
+/// `exec_command` is run in `cwd`, any other tool gets upstream's `unsupported call: NAME`.
+pub fn run_function_call(
+    call: &ResponseItem,
+    cwd: &Path,
+    ids: &IdGenerator,
+    templates: &TemplateSet,
+) -> Option<ResponseItem> {
+    let ResponseItem::FunctionCall {
+        name,
+        namespace,
+        arguments,
+        call_id,
+        ..
+    } = call
+    else {
+        return None;
+    };
+    let text = match (namespace, name.as_str()) {
+        (None, EXEC_COMMAND_TOOL) => match serde_json::from_str::<ExecCommandArgs>(arguments) {
+            Ok(args) => exec_command(&args, cwd, ids, templates),
+            Err(error) => format!("failed to parse function arguments: {error}"),
+        },
+        (Some(namespace), _) => format!("unsupported call: {namespace}.{name}"),
+        (None, _) => format!("unsupported call: {name}"),
+    };
+    Some(ResponseItem::FunctionCallOutput {
+        id: None,
+        call_id: Some(call_id.clone()),
+        name: None,
+        namespace: None,
+        output: FunctionCallOutputPayload::from_text(text),
+        internal_chat_message_metadata_passthrough: None,
+    })
+}
+
+/// Runs the command and formats what it printed as upstream's `exec_command` does.
+fn exec_command(
+    args: &ExecCommandArgs,
+    cwd: &Path,
+    ids: &IdGenerator,
+    templates: &TemplateSet,
+) -> String {
+    let dir = match &args.workdir {
+        Some(workdir) => cwd.join(workdir),
+        None => cwd.to_path_buf(),
+    };
+    let started = Instant::now();
+    let run = run_bounded(&args.cmd, &dir);
+    let wall_time = started.elapsed().as_secs_f64();
+    let chunk_id: String = ids.uuid_v4().simple().to_string().chars().take(6).collect();
+    let mut sections = vec![
+        format!("Chunk ID: {chunk_id}"),
+        format!("Wall time: {wall_time:.4} seconds"),
+    ];
+    match run {
+        Ok(run) => {
+            if let Some(code) = run.exit_code {
+                sections.push(format!("Process exited with code {code}"));
+            }
+            sections.push(format!(
+                "Original token count: {}",
+                run.output.len().div_ceil(BYTES_PER_TOKEN)
+            ));
+            sections.push("Output:".to_string());
+            let output = String::from_utf8_lossy(&run.output);
+            sections.push(
+                cap_tokens(&output, MAX_OUTPUT_TOKENS, Keep::HeadAndTail, templates).into_owned(),
+            );
+        }
+        Err(error) => {
+            sections.push("Output:".to_string());
+            sections.push(format!("cannot run the command: {error}"));
+        }
+    }
+    sections.join("\n")
+}
+
+/// What a finished (or stopped) command left.
+struct CommandRun {
+    /// `None` when it was stopped after [`MAX_RUN_TIME`] or killed by a signal.
+    exit_code: Option<i32>,
+    output: Vec<u8>,
+}
+
+fn run_bounded(cmd: &str, dir: &Path) -> std::io::Result<CommandRun> {
+    let (mut reader, writer) = std::io::pipe()?;
+    let mut command = Command::new("bash");
+    command
+        .arg("-lc")
+        .arg(cmd)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(writer.try_clone()?)
+        .stderr(writer);
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+    }
+    let mut child = command.spawn()?;
+    // The pipe's write ends now belong to the child only, so reading ends when it exits.
+    drop(command);
+    let reading = std::thread::spawn(move || {
+        let mut output = Vec::new();
+        let _ = reader.read_to_end(&mut output);
+        output
+    });
+    let deadline = Instant::now() + MAX_RUN_TIME;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if Instant::now() >= deadline {
+            kill_group(&mut child);
+            break None;
+        }
+        std::thread::sleep(POLL_INTERVAL);
+    };
+    let output = reading.join().unwrap_or_default();
+    Ok(CommandRun {
+        exit_code: status.and_then(|status| status.code()),
+        output,
+    })
+}
+
+fn kill_group(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // The whole group, so nothing the command started keeps the pipe open.
+        let _ = Command::new("kill")
+            .arg("-KILL")
+            .arg(format!("-{pid}"))
+            .status();
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[cfg(test)]
+#[path = "tool_calls_tests.rs"]
+mod tests;

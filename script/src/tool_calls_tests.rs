@@ -1,0 +1,85 @@
+use pretty_assertions::assert_eq;
+
+use super::*;
+
+fn call(name: &str, arguments: &str) -> ResponseItem {
+    ResponseItem::FunctionCall {
+        encrypted_content: None,
+        status: None,
+        id: Some("fc_1".to_string()),
+        name: name.to_string(),
+        namespace: None,
+        arguments: arguments.to_string(),
+        encrypted_function_args: None,
+        call_id: "call_1".to_string(),
+        internal_chat_message_metadata_passthrough: None,
+    }
+}
+
+fn output_text(item: Option<ResponseItem>) -> (Option<String>, String) {
+    match item {
+        Some(ResponseItem::FunctionCallOutput {
+            call_id, output, ..
+        }) => (call_id, output.text().unwrap_or_default()),
+        other => panic!("not an output: {other:?}"),
+    }
+}
+
+/// Wall time and chunk id vary; everything else is fixed.
+fn without_varying_lines(text: &str) -> String {
+    text.lines()
+        .filter(|line| !line.starts_with("Wall time: ") && !line.starts_with("Chunk ID: "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn exec_command_runs_in_the_cwd_and_reports_as_upstream() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("marker.txt"), "here\n").expect("write");
+    let ids = IdGenerator::seeded(7, jiff::Timestamp::UNIX_EPOCH);
+    let (call_id, text) = output_text(run_function_call(
+        &call(
+            "exec_command",
+            r#"{"cmd":"cat marker.txt; echo oops >&2; exit 3"}"#,
+        ),
+        dir.path(),
+        &ids,
+        &TemplateSet::embedded(),
+    ));
+    assert_eq!(call_id.as_deref(), Some("call_1"));
+    assert!(text.starts_with("Chunk ID: "), "{text}");
+    assert_eq!(
+        without_varying_lines(&text),
+        "Process exited with code 3\nOriginal token count: 3\nOutput:\nhere\noops"
+    );
+}
+
+#[test]
+fn unknown_tools_and_bad_arguments_get_upstreams_errors() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ids = IdGenerator::seeded(7, jiff::Timestamp::UNIX_EPOCH);
+    let templates = TemplateSet::embedded();
+    let (_, unknown) = output_text(run_function_call(
+        &call("write_stdin", "{}"),
+        dir.path(),
+        &ids,
+        &templates,
+    ));
+    assert_eq!(unknown, "unsupported call: write_stdin");
+    let (_, bad) = output_text(run_function_call(
+        &call("exec_command", "{}"),
+        dir.path(),
+        &ids,
+        &templates,
+    ));
+    assert!(
+        bad.starts_with("failed to parse function arguments: "),
+        "{bad}"
+    );
+    let message = ResponseItem::message("assistant", vec![]);
+    assert_eq!(
+        run_function_call(&message, dir.path(), &ids, &templates),
+        None
+    );
+}
