@@ -22,6 +22,9 @@ use codex_config::ProjectRootMarkersToml;
 use codex_config::ProviderKey;
 use codex_config::ProviderNetwork;
 use codex_config::SkillsConfig;
+use codex_config::BundledSkills;
+use codex_config::ExtensionHost;
+use codex_config::OrchestratorSkills;
 use codex_config::SkillsToml;
 use codex_protocol::AskForApproval;
 use codex_protocol::ModeKind;
@@ -82,6 +85,8 @@ fn defaults_apply_without_a_config_file() {
             realtime: false,
             current_time_reminder_interval: None,
             skills: None,
+            home_dir: Some(fixture.home.path().to_path_buf()),
+            extension_host: ExtensionHost::Library,
             warnings: Vec::new(),
         }
     );
@@ -169,8 +174,12 @@ child_agents_md = true
             current_time_reminder_interval: Some(3600),
             skills: Some(SkillsConfig {
                 include_instructions: false,
+                bundled: BundledSkills::Enabled,
                 host: Vec::new(),
+                orchestrator: OrchestratorSkills::Absent,
             }),
+            home_dir: Some(fixture.home.path().to_path_buf()),
+            extension_host: ExtensionHost::Library,
             warnings: Vec::new(),
         }
     );

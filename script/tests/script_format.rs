@@ -12,6 +12,7 @@ use codex_script::CodexHome;
 use codex_script::Script;
 use codex_script::SessionContinuity;
 use codex_script::SettingsLayer;
+use codex_config::ExtensionHost;
 use codex_script::load_config as load_script_config;
 use pretty_assertions::assert_eq;
 use script_support::examples_dir;
@@ -310,7 +311,13 @@ fn script_skill_paths_resolve_against_the_script_folder() {
         system_timezone: Some("UTC".to_string()),
         now: "2026-11-30T07:00:00Z".parse().unwrap(),
     };
-    let config = load_script_config(&[&layer], &CodexHome::Isolated, &env, "script.json").unwrap();
+    let config = load_script_config(
+        &[&layer],
+        &CodexHome::Isolated,
+        ExtensionHost::Library,
+        &env,
+        "script.json",
+    ).unwrap();
     assert_eq!(
         config.skills.map(|skills| skills.host),
         Some(vec![SkillToml {

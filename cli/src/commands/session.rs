@@ -29,6 +29,7 @@ use codex_script::SessionEnvironment;
 use codex_script::SettingsLayer;
 use codex_script::TurnResponder;
 use codex_script::TurnScript;
+use codex_config::ExtensionHost;
 use codex_script::load_continued_config;
 use codex_script::play_script;
 use codex_script::recorded_settings;
@@ -378,6 +379,7 @@ fn environment(
             .codex_home
             .clone()
             .map_or(CodexHome::Isolated, CodexHome::Dir),
+        host: ExtensionHost::Cli,
         config_env,
     })
 }
@@ -404,6 +406,7 @@ fn next_turn_config(
         &recorded,
         &[&cwd, &set],
         &env.codex_home,
+        env.host,
         &env.config_env,
         "recorded settings and --set",
     )?;

@@ -26,6 +26,7 @@ use crate::context::world_state::sections::managed_developer_instructions::Manag
 use crate::context::world_state::sections::model::ModelSection;
 use crate::context::world_state::sections::multi_agent_mode::MultiAgentModeSection;
 use crate::context::world_state::sections::multi_agent_usage_hint::MultiAgentUsageHintSection;
+use crate::context::world_state::sections::orchestrator_skills::orchestrator_skills_contribution;
 use crate::context::world_state::sections::permissions::PermissionsSection;
 use crate::context::world_state::sections::personality::PersonalitySection;
 use crate::context::world_state::sections::plugins_instructions::PluginsInstructionsSection;
@@ -104,7 +105,7 @@ pub static SECTIONS: &[SectionRow] = &[
     SectionRow::of::<AppsInstructionsSection>(),
     SectionRow::of::<PluginsInstructionsSection>(),
     SectionRow::of::<ToolsSection>(),
-    // `skills` and `host_skills`.
+    // `skills`, `orchestrator_skills` and `host_skills`.
     SectionRow::Extension { add: add_skills },
     SectionRow::of::<MultiAgentUsageHintSection>(),
     SectionRow::of::<MultiAgentModeSection>(),
@@ -155,7 +156,8 @@ pub fn template_source(id: TemplateId) -> String {
     format!("prompts/templates/{}", id.path())
 }
 
-/// The skills listing and the configured host catalogue.
+/// The skills extension's sections: the selected environments' listing, the orchestrator's
+/// (when the host has its provider) and the host catalogue (declared and discovered skills).
 fn add_skills(
     world_state: &mut WorldState,
     turn: &TurnContext,
@@ -165,23 +167,30 @@ fn add_skills(
     let Some(skills) = &turn.skills else {
         return Ok(());
     };
-    // This project discovers no skills in the selected environments, so `skills` only
-    // records the listing; `host_skills` carries the configured catalogue.
-    world_state.add_contribution(skills_section_contribution(
-        SkillsCatalogSource::SelectedEnvironments,
-        None,
-        skills.listing,
-        templates,
-    ))?;
     let usage = if model.include_skills_usage_instructions {
         SkillUsageRules::Include
     } else {
         SkillUsageRules::Omit
     };
+    // This project discovers no skills in the selected environments, so `skills` only
+    // records the listing; `host_skills` carries the host's catalogue.
+    world_state.add_contribution(skills_section_contribution(
+        SkillsCatalogSource::SelectedEnvironments,
+        None,
+        skills.listing,
+        usage,
+        templates,
+    ))?;
+    if let Some(orchestrator) =
+        orchestrator_skills_contribution(skills.orchestrator, skills.listing, templates)
+    {
+        world_state.add_contribution(orchestrator)?;
+    }
     world_state.add_contribution(skills_section_contribution(
         SkillsCatalogSource::Host,
         skills_catalog_body(&skills.host, skills.listing, usage, templates),
         skills.listing,
+        usage,
         templates,
     ))?;
     Ok(())

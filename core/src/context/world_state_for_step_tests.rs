@@ -3,6 +3,7 @@ use codex_protocol::ModelInfo;
 use pretty_assertions::assert_eq;
 
 use super::*;
+use crate::turn_context::OrchestratorSkills;
 use crate::context::world_state::HOST_SKILLS_SECTION_ID;
 use crate::context::world_state::PERMISSIONS_SECTION_ID;
 use crate::context::world_state::catalog_section_ids;
@@ -38,7 +39,8 @@ fn everything_on() -> TurnContext {
     });
     turn.skills = Some(SkillsSettings {
         listing: SkillsListing::Listed,
-        host: Vec::new(),
+        orchestrator: OrchestratorSkills::Disabled,
+        ..SkillsSettings::default()
     });
     turn.multi_agent.usage_hint = Some(MultiAgentUsageHintSectionInputs {
         source: UsageHintSource::Configured,

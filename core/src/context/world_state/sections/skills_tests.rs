@@ -37,7 +37,13 @@ fn contribution(
     body: Option<String>,
     listing: SkillsListing,
 ) -> WorldStateSectionContribution {
-    skills_section_contribution(source, body, listing, &TemplateSet::embedded())
+    skills_section_contribution(
+        source,
+        body,
+        listing,
+        SkillUsageRules::Include,
+        &TemplateSet::embedded(),
+    )
 }
 
 fn developer_message(text: &str) -> ResponseItem {
