@@ -48,6 +48,8 @@ pub use turn_context::SessionSource;
 pub use turn_context::SkillEntry;
 pub use turn_context::SkillsListing;
 pub use turn_context::SkillsSettings;
+pub use turn_context::SystemSkills;
+pub use turn_context::OrchestratorSkills;
 pub use turn_context::TurnContext;
 pub use turn_context::TurnContextSources;
 pub use turn_context::UsageHintSource;
