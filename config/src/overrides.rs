@@ -18,10 +18,10 @@ use super::ConfigToml;
 use super::ConfigWarning;
 use super::KNOWN_KEYS;
 use super::ModelProviderToml;
-use crate::skills::ExtensionHost;
 use crate::known_keys::KeyStatus;
 use crate::known_keys::KeyUse;
 use crate::known_keys::config_key_status;
+use crate::skills::ExtensionHost;
 
 /// Whether loading reads `config.toml` from CODEX_HOME.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

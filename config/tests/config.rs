@@ -5,6 +5,7 @@ mod config_support;
 
 use std::collections::BTreeSet;
 
+use codex_config::BundledSkills;
 use codex_config::CliOverride;
 use codex_config::Config;
 use codex_config::ConfigError;
@@ -13,18 +14,17 @@ use codex_config::ConfigOrigin;
 use codex_config::ConfigOverrides;
 use codex_config::ConfigToml;
 use codex_config::ConfigWarning;
+use codex_config::ExtensionHost;
 use codex_config::Feature;
 use codex_config::Features;
 use codex_config::KNOWN_KEYS;
 use codex_config::ModelProvider;
 use codex_config::ModelProviderToml;
+use codex_config::OrchestratorSkills;
 use codex_config::ProjectRootMarkersToml;
 use codex_config::ProviderKey;
 use codex_config::ProviderNetwork;
 use codex_config::SkillsConfig;
-use codex_config::BundledSkills;
-use codex_config::ExtensionHost;
-use codex_config::OrchestratorSkills;
 use codex_config::SkillsToml;
 use codex_protocol::AskForApproval;
 use codex_protocol::ModeKind;

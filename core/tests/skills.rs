@@ -8,13 +8,13 @@ mod first_turn_support;
 
 use std::path::PathBuf;
 
+use codex_config::BundledSkills;
 use codex_config::CliOverride;
 use codex_config::Config;
 use codex_config::ConfigEnv;
 use codex_config::ConfigOverrides;
-use codex_config::SkillToml;
-use codex_config::BundledSkills;
 use codex_config::OrchestratorSkills;
+use codex_config::SkillToml;
 use codex_config::SkillsConfig;
 use codex_core::FirstTurnOptions;
 use codex_core::SkillEntry;

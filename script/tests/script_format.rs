@@ -6,13 +6,13 @@ mod script_support;
 use std::path::Path;
 
 use codex_config::ConfigEnv;
+use codex_config::ExtensionHost;
 use codex_config::SkillToml;
 use codex_script::AssistantReply;
 use codex_script::CodexHome;
 use codex_script::Script;
 use codex_script::SessionContinuity;
 use codex_script::SettingsLayer;
-use codex_config::ExtensionHost;
 use codex_script::load_config as load_script_config;
 use pretty_assertions::assert_eq;
 use script_support::examples_dir;
@@ -317,7 +317,8 @@ fn script_skill_paths_resolve_against_the_script_folder() {
         ExtensionHost::Library,
         &env,
         "script.json",
-    ).unwrap();
+    )
+    .unwrap();
     assert_eq!(
         config.skills.map(|skills| skills.host),
         Some(vec![SkillToml {

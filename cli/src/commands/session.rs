@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use codex_config::ConfigEnv;
+use codex_config::ExtensionHost;
 use codex_config::check_working_directory;
 use codex_core::ResponsesRequest;
 use codex_inspect::render_request_stats;
@@ -29,7 +30,6 @@ use codex_script::SessionEnvironment;
 use codex_script::SettingsLayer;
 use codex_script::TurnResponder;
 use codex_script::TurnScript;
-use codex_config::ExtensionHost;
 use codex_script::load_continued_config;
 use codex_script::play_script;
 use codex_script::recorded_settings;

@@ -55,8 +55,16 @@ fn request_lists_system_then_repository_skills_with_absolute_paths() {
         "review-agent/agents/openai.yaml",
         "policy:\n  allow_implicit_invocation: false\n",
     );
-    skill(&repo.join(".codex/skills"), "release-notes", "Write release notes.");
-    skill(&repo.join(".agents/skills"), "db-migrate", "Add a migration.");
+    skill(
+        &repo.join(".codex/skills"),
+        "release-notes",
+        "Write release notes.",
+    );
+    skill(
+        &repo.join(".agents/skills"),
+        "db-migrate",
+        "Add a migration.",
+    );
     write(&repo, ".agents/skills/broken/SKILL.md", "no front matter\n");
 
     let run = first_turn(&codex_home, &repo, "request");
@@ -72,7 +80,10 @@ fn request_lists_system_then_repository_skills_with_absolute_paths() {
     let bundle = &body["input"][0];
     assert_eq!(bundle["role"], "developer");
     let catalogue = bundle["content"][0]["text"].as_str().expect("text");
-    assert!(catalogue.starts_with("<skills_instructions>\n## Skills\n"), "{catalogue}");
+    assert!(
+        catalogue.starts_with("<skills_instructions>\n## Skills\n"),
+        "{catalogue}"
+    );
     let listed: Vec<&str> = catalogue
         .lines()
         .filter(|line| line.starts_with("- ") && line.ends_with("SKILL.md)"))
@@ -99,7 +110,10 @@ fn request_lists_system_then_repository_skills_with_absolute_paths() {
             ),
         ]
     );
-    assert!(catalogue.contains("\n### How to use skills\n"), "{catalogue}");
+    assert!(
+        catalogue.contains("\n### How to use skills\n"),
+        "{catalogue}"
+    );
     assert!(catalogue.ends_with("</skills_instructions>"), "{catalogue}");
 }
 
@@ -121,7 +135,11 @@ fn explain_says_a_fresh_codex_home_would_get_the_system_skills() {
         "{}",
         fresh.stdout
     );
-    skill(&codex_home.join("skills/.system"), "imagegen", "Make images.");
+    skill(
+        &codex_home.join("skills/.system"),
+        "imagegen",
+        "Make images.",
+    );
     let used = first_turn(&codex_home, &repo, "explain");
     assert_eq!(used.code, Some(0), "{used:?}");
     assert!(!used.stdout.contains("notes:"), "{}", used.stdout);

@@ -231,7 +231,12 @@ fn skill_roots(request: &SkillsDiscoveryRequest) -> Vec<SkillsRoot> {
     // The cwd first, up to the project root.
     let upward: Vec<&Path> = cwd
         .ancestors()
-        .take(cwd.ancestors().take_while(|dir| *dir != project_root).count() + 1)
+        .take(
+            cwd.ancestors()
+                .take_while(|dir| *dir != project_root)
+                .count()
+                + 1,
+        )
         .collect();
     let mut roots = Vec::new();
     for dir in &upward {
@@ -247,7 +252,10 @@ fn skill_roots(request: &SkillsDiscoveryRequest) -> Vec<SkillsRoot> {
     if let Some(codex_home) = &request.codex_home {
         roots.push(root(codex_home.join(SKILLS_DIR), SkillScope::User));
         if let Some(home) = &request.home_dir {
-            roots.push(root(home.join(AGENTS_DIR).join(SKILLS_DIR), SkillScope::User));
+            roots.push(root(
+                home.join(AGENTS_DIR).join(SKILLS_DIR),
+                SkillScope::User,
+            ));
         }
         if request.bundled == BundledSkills::Enabled {
             roots.push(root(
@@ -256,7 +264,10 @@ fn skill_roots(request: &SkillsDiscoveryRequest) -> Vec<SkillsRoot> {
             ));
         }
     } else if let Some(home) = &request.home_dir {
-        roots.push(root(home.join(AGENTS_DIR).join(SKILLS_DIR), SkillScope::User));
+        roots.push(root(
+            home.join(AGENTS_DIR).join(SKILLS_DIR),
+            SkillScope::User,
+        ));
     }
     if let Some(admin) = &request.admin_dir {
         roots.push(root(admin.join(SKILLS_DIR), SkillScope::Admin));

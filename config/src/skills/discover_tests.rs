@@ -140,7 +140,11 @@ fn invalid_skills_are_errors_except_system_ones_and_explicit_only_skills_are_not
         names(&discovery),
         vec![("bad-metadata".to_string(), SkillScope::Repo)]
     );
-    assert_eq!(discovery.skills.len(), 2, "review-agent is known, not listed");
+    assert_eq!(
+        discovery.skills.len(),
+        2,
+        "review-agent is known, not listed"
+    );
     assert_eq!(
         discovery.errors,
         vec![SkillLoadError {

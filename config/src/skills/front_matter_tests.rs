@@ -32,16 +32,18 @@ fn a_missing_name_falls_back_to_the_folder_name() {
 
 #[test]
 fn prose_with_colons_is_quoted_and_read_again() {
-    let parsed = parse(
-        "---\nname: aws\ndescription: Deploy to AWS: ECS and 'Lambda' # deploys\n---\n",
-    )
-    .unwrap();
+    let parsed =
+        parse("---\nname: aws\ndescription: Deploy to AWS: ECS and 'Lambda' # deploys\n---\n")
+            .unwrap();
     assert_eq!(parsed.description, "Deploy to AWS: ECS and 'Lambda'");
 }
 
 #[test]
 fn invalid_front_matter_is_an_error() {
-    assert_eq!(parse("no front matter\n"), Err(SkillFrontMatterError::Missing));
+    assert_eq!(
+        parse("no front matter\n"),
+        Err(SkillFrontMatterError::Missing)
+    );
     assert_eq!(parse("---\nname: x\n"), Err(SkillFrontMatterError::Missing));
     assert_eq!(parse("---\n---\n"), Err(SkillFrontMatterError::Missing));
     assert_eq!(
@@ -49,7 +51,10 @@ fn invalid_front_matter_is_an_error() {
         Err(SkillFrontMatterError::MissingField("description"))
     );
     assert_eq!(
-        parse(&format!("---\nname: {}\ndescription: x\n---\n", "n".repeat(65))),
+        parse(&format!(
+            "---\nname: {}\ndescription: x\n---\n",
+            "n".repeat(65)
+        )),
         Err(SkillFrontMatterError::TooLong {
             field: "name",
             max: MAX_NAME_CHARS

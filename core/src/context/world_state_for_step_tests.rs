@@ -3,12 +3,12 @@ use codex_protocol::ModelInfo;
 use pretty_assertions::assert_eq;
 
 use super::*;
-use crate::turn_context::OrchestratorSkills;
 use crate::context::world_state::HOST_SKILLS_SECTION_ID;
 use crate::context::world_state::PERMISSIONS_SECTION_ID;
 use crate::context::world_state::catalog_section_ids;
 use crate::context::world_state::sections::skills::SKILLS_SECTION_ID;
 use crate::turn_context::MultiAgentUsageHintSectionInputs;
+use crate::turn_context::OrchestratorSkills;
 use crate::turn_context::SkillsListing;
 use crate::turn_context::SkillsSettings;
 use crate::turn_context::UsageHintSource;

@@ -53,7 +53,9 @@ pub fn orchestrator_skills_contribution(
         match previous {
             PreviousWorldStateSection::Known(stored) => {
                 let same = stored.get(BODY_FIELD).is_none_or(Value::is_null)
-                    && stored.get(INCLUDE_INSTRUCTIONS_FIELD).and_then(Value::as_bool)
+                    && stored
+                        .get(INCLUDE_INSTRUCTIONS_FIELD)
+                        .and_then(Value::as_bool)
                         == Some(listed)
                     && stored.get(ENABLED_FIELD).and_then(Value::as_bool) == Some(enabled);
                 if same {

@@ -265,7 +265,10 @@ fn foreign_catalogue(names: &[&str]) -> String {
         .iter()
         .map(|name| {
             let entry = skill(name);
-            format!("- {}: {} (file: {})", entry.name, entry.description, entry.path)
+            format!(
+                "- {}: {} (file: {})",
+                entry.name, entry.description, entry.path
+            )
         })
         .collect();
     format!(
