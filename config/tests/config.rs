@@ -447,6 +447,7 @@ fn an_ignored_config_file_is_not_read_even_when_it_is_broken() {
             codex_home: fixture.codex_home(),
             config_path: fixture.config_path(),
             cwd: fixture.cwd.path().to_path_buf(),
+            home_dir: Some(fixture.home.path().to_path_buf()),
             ..expected
         }
     );

@@ -27,8 +27,10 @@ pub const AVAILABLE_SKILLS_INSTRUCTIONS: FragmentSpec = FragmentSpec {
 
 /// Cap of the rendered fragment, in o200k tokens.
 pub const MAX_TOKENS: usize = 10_000;
-/// Cap of one catalogue line.
-pub const MAX_LINE_TOKENS: usize = 300;
+/// Cap of one catalogue line: room for the longest line upstream renders (a name, a
+/// [`MAX_DESCRIPTION_CHARS`]-character description and a 1,024-byte path), so the cap only
+/// ever cuts lines no release would send.
+pub const MAX_LINE_TOKENS: usize = 1_200;
 /// Longest description in a catalogue line, in characters (`...` included).
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
 /// What ends a cut description.

@@ -6,6 +6,7 @@ use super::*;
 use crate::context::world_state::HOST_SKILLS_SECTION_ID;
 use crate::context::world_state::PERMISSIONS_SECTION_ID;
 use crate::context::world_state::catalog_section_ids;
+use crate::context::world_state::sections::orchestrator_skills::ORCHESTRATOR_SKILLS_SECTION_ID;
 use crate::context::world_state::sections::skills::SKILLS_SECTION_ID;
 use crate::turn_context::MultiAgentUsageHintSectionInputs;
 use crate::turn_context::OrchestratorSkills;
@@ -55,7 +56,11 @@ fn row_ids() -> Vec<&'static str> {
         .iter()
         .flat_map(|row| match row {
             SectionRow::Section { catalog, .. } => vec![catalog.id()],
-            SectionRow::Extension { .. } => vec![SKILLS_SECTION_ID, HOST_SKILLS_SECTION_ID],
+            SectionRow::Extension { .. } => vec![
+                SKILLS_SECTION_ID,
+                ORCHESTRATOR_SKILLS_SECTION_ID,
+                HOST_SKILLS_SECTION_ID,
+            ],
         })
         .collect()
 }
