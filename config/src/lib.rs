@@ -1,7 +1,7 @@
 //! What a session is configured with, read only from the file system and the process
 //! environment: `$CODEX_HOME/config.toml`, `-c key=value` overrides and dedicated flags resolved
-//! into one [`Config`], and the AGENTS.md files that apply to its working directory
-//! ([`discover_agents_md`]).
+//! into one [`Config`], the AGENTS.md files that apply to its working directory
+//! ([`discover_agents_md`]) and the skills on disk ([`discover_skills`]).
 
 mod agents_md;
 mod config;
