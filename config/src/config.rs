@@ -37,7 +37,10 @@ use crate::overrides;
 use crate::overrides::CliOverride;
 use crate::overrides::ConfigFile;
 use crate::overrides::ConfigOverrides;
+use crate::skills::ADMIN_CONFIG_DIR;
+use crate::skills::ExtensionHost;
 use crate::skills::SkillsConfig;
+use crate::skills::SkillsDiscoveryRequest;
 use crate::toml_layer;
 use crate::toml_layer::ModelProviderTable;
 use crate::toml_layer::ModelProviderToml;
@@ -161,8 +164,12 @@ pub struct Config {
     /// Seconds the clock must advance between current-time reminders; `None`: no reminders
     /// unless a turn asks for one.
     pub current_time_reminder_interval: Option<u64>,
-    /// `[skills]`: the skills extension, when installed.
+    /// `[skills]`: the skills extension, when installed (by the host or the table).
     pub skills: Option<SkillsConfig>,
+    /// HOME, where `~/.agents/skills` is looked for.
+    pub home_dir: Option<PathBuf>,
+    /// Which extensions the session's host installs unasked.
+    pub extension_host: ExtensionHost,
     pub warnings: Vec<ConfigWarning>,
 }
 
@@ -371,7 +378,9 @@ impl Config {
             collaboration_mode: merged.collaboration_mode.unwrap_or_default(),
             realtime: merged.realtime.unwrap_or(false),
             current_time_reminder_interval: merged.current_time_reminder_interval,
-            skills: merged.skills.map(SkillsConfig::from),
+            skills: SkillsConfig::installed(merged.skills, flags.extension_host),
+            home_dir: env.home_dir.clone(),
+            extension_host: flags.extension_host,
             warnings,
             codex_home,
         })
@@ -400,6 +409,27 @@ impl Config {
             fallback_filenames: self.project_doc_fallback_filenames.clone(),
             project_root_markers: self.project_root_markers.clone(),
         }
+    }
+
+    /// Skills discovery for this session's cwd, with the CODEX_HOME roots of `codex_home`
+    /// (none when `None`); `None` when the skills extension is not installed. The
+    /// administrator's folder is looked at only under the CLI's host.
+    pub fn skills_discovery_request(
+        &self,
+        codex_home: Option<PathBuf>,
+    ) -> Option<SkillsDiscoveryRequest> {
+        let skills = self.skills.as_ref()?;
+        Some(SkillsDiscoveryRequest {
+            codex_home,
+            home_dir: self.home_dir.clone(),
+            cwd: self.cwd.clone(),
+            project_root_markers: self.project_root_markers.clone(),
+            admin_dir: match self.extension_host {
+                ExtensionHost::Cli => Some(PathBuf::from(ADMIN_CONFIG_DIR)),
+                ExtensionHost::Library => None,
+            },
+            bundled: skills.bundled,
+        })
     }
 
     /// AGENTS.md discovery for this session's cwd and CODEX_HOME, with the

@@ -1,7 +1,7 @@
 //! What a session is configured with, read only from the file system and the process
 //! environment: `$CODEX_HOME/config.toml`, `-c key=value` overrides and dedicated flags resolved
-//! into one [`Config`], and the AGENTS.md files that apply to its working directory
-//! ([`discover_agents_md`]).
+//! into one [`Config`], the AGENTS.md files that apply to its working directory
+//! ([`discover_agents_md`]) and the skills on disk ([`discover_skills`]).
 
 mod agents_md;
 mod config;
@@ -61,10 +61,31 @@ pub use features::BETA_HEADER_FEATURES;
 pub use features::Feature;
 pub use features::Features;
 
-// The skills extension's settings (`[skills]`).
+// The skills extension's settings (`[skills]`) and the skills it discovers on disk.
+pub use skills::ADMIN_CONFIG_DIR;
+pub use skills::BundledSkills;
+pub use skills::BundledSkillsToml;
+pub use skills::DiscoveredSkill;
+pub use skills::ExtensionHost;
+pub use skills::Invocation;
+pub use skills::MAX_DIRS_PER_ROOT;
+pub use skills::MAX_ENTRIES_PER_ROOT;
+pub use skills::MAX_NAME_CHARS;
+pub use skills::MAX_SCAN_DEPTH;
+pub use skills::OrchestratorSkills;
+pub use skills::SKILL_FILE;
+pub use skills::SkillFrontMatter;
+pub use skills::SkillFrontMatterError;
+pub use skills::SkillLoadError;
+pub use skills::SkillScope;
 pub use skills::SkillToml;
 pub use skills::SkillsConfig;
+pub use skills::SkillsDiscovery;
+pub use skills::SkillsDiscoveryRequest;
 pub use skills::SkillsToml;
+pub use skills::SystemSkills;
+pub use skills::discover_skills;
+pub use skills::parse_skill_front_matter;
 
 // The front end a thread runs under.
 pub use surface::Surface;

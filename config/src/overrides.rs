@@ -21,6 +21,7 @@ use super::ModelProviderToml;
 use crate::known_keys::KeyStatus;
 use crate::known_keys::KeyUse;
 use crate::known_keys::config_key_status;
+use crate::skills::ExtensionHost;
 
 /// Whether loading reads `config.toml` from CODEX_HOME.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -59,6 +60,8 @@ pub struct ConfigOverrides {
     pub realtime: Option<bool>,
     /// `--enable` / `--disable` toggles by feature key.
     pub features: BTreeMap<String, bool>,
+    /// The host the session runs in (not a flag: the front end says which it is).
+    pub extension_host: ExtensionHost,
 }
 
 impl ConfigOverrides {

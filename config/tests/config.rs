@@ -5,6 +5,7 @@ mod config_support;
 
 use std::collections::BTreeSet;
 
+use codex_config::BundledSkills;
 use codex_config::CliOverride;
 use codex_config::Config;
 use codex_config::ConfigError;
@@ -13,11 +14,13 @@ use codex_config::ConfigOrigin;
 use codex_config::ConfigOverrides;
 use codex_config::ConfigToml;
 use codex_config::ConfigWarning;
+use codex_config::ExtensionHost;
 use codex_config::Feature;
 use codex_config::Features;
 use codex_config::KNOWN_KEYS;
 use codex_config::ModelProvider;
 use codex_config::ModelProviderToml;
+use codex_config::OrchestratorSkills;
 use codex_config::ProjectRootMarkersToml;
 use codex_config::ProviderKey;
 use codex_config::ProviderNetwork;
@@ -84,6 +87,8 @@ fn defaults_apply_without_a_config_file() {
             realtime: false,
             current_time_reminder_interval: None,
             skills: None,
+            home_dir: Some(fixture.home.path().to_path_buf()),
+            extension_host: ExtensionHost::Library,
             warnings: Vec::new(),
         }
     );
@@ -174,8 +179,12 @@ child_agents_md = true
             current_time_reminder_interval: Some(3600),
             skills: Some(SkillsConfig {
                 include_instructions: false,
+                bundled: BundledSkills::Enabled,
                 host: Vec::new(),
+                orchestrator: OrchestratorSkills::Absent,
             }),
+            home_dir: Some(fixture.home.path().to_path_buf()),
+            extension_host: ExtensionHost::Library,
             warnings: Vec::new(),
         }
     );
@@ -445,6 +454,7 @@ fn an_ignored_config_file_is_not_read_even_when_it_is_broken() {
             codex_home: fixture.codex_home(),
             config_path: fixture.config_path(),
             cwd: fixture.cwd.path().to_path_buf(),
+            home_dir: Some(fixture.home.path().to_path_buf()),
             ..expected
         }
     );

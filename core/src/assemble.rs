@@ -1,6 +1,6 @@
 //! The one way a turn is assembled: loaded configuration, templates and catalog, the thread's
-//! identity (drawn once, when the thread starts), the AGENTS.md discovered for the turn's cwd,
-//! then the [`TurnContext`] every section and the request are built from.
+//! identity (drawn once, when the thread starts), the AGENTS.md and skills discovered for the
+//! turn's cwd, then the [`TurnContext`] every section and the request are built from.
 //!
 //! `request`, `explain`, `send` and scripted sessions (`session run/resume/fork`) all build
 //! their turn contexts here; the request itself is
@@ -25,6 +25,7 @@ use codex_config::AgentsMdError;
 use codex_config::Config;
 use codex_config::LocalFileSystem;
 use codex_config::discover_agents_md_blocking;
+use codex_config::discover_skills;
 
 /// Why a turn could not be assembled.
 #[derive(Debug, thiserror::Error)]
@@ -75,8 +76,11 @@ impl Assembler<'_> {
         recorded: Option<&BaseInstructions>,
         agents_md: AgentsMd,
     ) -> Result<TurnContext, AssemblyError> {
-        let discovery = match agents_md {
+        let (discovery, skills) = match agents_md {
             AgentsMd::Discover { codex_home } => {
+                let skills = config
+                    .skills_discovery_request(codex_home.clone())
+                    .map(|request| discover_skills(&request));
                 let mut request = config.agents_md_request("");
                 request.codex_home = codex_home;
                 // Discovery logs some of its warnings itself; every one is logged below, once.
@@ -87,11 +91,19 @@ impl Assembler<'_> {
                 for warning in &discovery.warnings {
                     tracing::warn!("{warning}");
                 }
-                Some(discovery)
+                if let Some(skills) = &skills {
+                    for warning in &skills.warnings {
+                        tracing::warn!("{warning}");
+                    }
+                    for error in &skills.errors {
+                        tracing::warn!("{error}");
+                    }
+                }
+                (Some(discovery), skills)
             }
-            AgentsMd::Omitted => None,
+            AgentsMd::Omitted => (None, None),
         };
-        Ok(TurnContext::from_config(
+        let mut turn = TurnContext::from_config(
             config,
             TurnContextSources {
                 catalog: self.catalog,
@@ -101,7 +113,11 @@ impl Assembler<'_> {
             },
             turn_id,
             discovery,
-        )?)
+        )?;
+        if let (Some(settings), Some(skills)) = (&mut turn.skills, &skills) {
+            settings.add_discovered(skills);
+        }
+        Ok(turn)
     }
 }
 

@@ -8,10 +8,12 @@ mod first_turn_support;
 
 use std::path::PathBuf;
 
+use codex_config::BundledSkills;
 use codex_config::CliOverride;
 use codex_config::Config;
 use codex_config::ConfigEnv;
 use codex_config::ConfigOverrides;
+use codex_config::OrchestratorSkills;
 use codex_config::SkillToml;
 use codex_config::SkillsConfig;
 use codex_core::FirstTurnOptions;
@@ -68,6 +70,8 @@ fn configured_skills_reach_the_turn_context() {
                 host_skill("pdf", "Read and fill PDF forms."),
                 host_skill("slides", "Build slide decks."),
             ],
+            orchestrator: OrchestratorSkills::Absent,
+            system_skills: None,
         })
     );
     let unconfigured = load_config(&gpt_5_4(), None);
@@ -99,11 +103,13 @@ fn relative_skill_paths_resolve_against_codex_home_and_overrides_merge() {
         config.skills,
         Some(SkillsConfig {
             include_instructions: false,
+            bundled: BundledSkills::Enabled,
             host: vec![SkillToml {
                 name: "pdf".to_string(),
                 description: "PDF forms.".to_string(),
                 path: home.path().join("skills/pdf/SKILL.md"),
             }],
+            orchestrator: OrchestratorSkills::Absent,
         })
     );
 }

@@ -1,6 +1,8 @@
 //! `<skills_instructions>`: the skills catalogue, a developer fragment listing every skill the
 //! model may use (name, description, where its `SKILL.md` is), optionally preceded by a table
-//! of root aliases and followed by rules for using skills. Entries that do not fit the cap are
+//! of root aliases and followed by rules for using skills. Each skill is one line
+//! `- NAME: DESCRIPTION (file: PATH)` (`codex-rs/ext/skills/src/render.rs`), its description cut
+//! to [`MAX_DESCRIPTION_CHARS`] characters ending in `...`. Entries that do not fit the cap are
 //! counted in one closing line.
 
 use codex_context_fragments::DEVELOPER_ROLE;
@@ -25,8 +27,16 @@ pub const AVAILABLE_SKILLS_INSTRUCTIONS: FragmentSpec = FragmentSpec {
 
 /// Cap of the rendered fragment, in o200k tokens.
 pub const MAX_TOKENS: usize = 10_000;
-/// Cap of one catalogue line.
-pub const MAX_LINE_TOKENS: usize = 300;
+/// Cap of one catalogue line: room for the longest line upstream renders (a name, a
+/// [`MAX_DESCRIPTION_CHARS`]-character description and a 1,024-byte path), so the cap only
+/// ever cuts lines no release would send.
+pub const MAX_LINE_TOKENS: usize = 1_200;
+/// Longest description in a catalogue line, in characters (`...` included).
+pub const MAX_DESCRIPTION_CHARS: usize = 1024;
+/// What ends a cut description.
+const CUT_DESCRIPTION_SUFFIX: &str = "...";
+/// Where a catalogue line's locator starts.
+const FILE_LOCATOR_OPEN: &str = " (file: ";
 /// Tokens kept free for the line counting left-out entries.
 const OMISSION_LINE_RESERVE: usize = 40;
 
@@ -108,10 +118,7 @@ impl AvailableSkillsInstructions {
         let mut lines = head;
         let mut listed = 0;
         for skill in skills {
-            let entry = line(format!(
-                "- {}: {} (file: {})",
-                skill.name, skill.description, skill.path
-            ));
+            let entry = line(catalogue_line(skill));
             let tokens = o200k_token_count(&entry) + 1;
             if tokens > available {
                 break;
@@ -132,6 +139,47 @@ impl AvailableSkillsInstructions {
             body: cap_rendered_body(&AVAILABLE_SKILLS_INSTRUCTIONS, body, MAX_TOKENS, templates),
         }
     }
+}
+
+/// The catalogue line of `skill`.
+fn catalogue_line(skill: &SkillEntry) -> String {
+    let description = cut_description(&skill.description);
+    if description.is_empty() {
+        format!("- {}:{FILE_LOCATOR_OPEN}{})", skill.name, skill.path)
+    } else {
+        format!(
+            "- {}: {description}{FILE_LOCATOR_OPEN}{})",
+            skill.name, skill.path
+        )
+    }
+}
+
+/// `description` cut to [`MAX_DESCRIPTION_CHARS`] characters, the last three `...`.
+fn cut_description(description: &str) -> std::borrow::Cow<'_, str> {
+    if description.chars().nth(MAX_DESCRIPTION_CHARS).is_none() {
+        return std::borrow::Cow::Borrowed(description);
+    }
+    let keep = MAX_DESCRIPTION_CHARS - CUT_DESCRIPTION_SUFFIX.chars().count();
+    let mut cut: String = description.chars().take(keep).collect();
+    cut.push_str(CUT_DESCRIPTION_SUFFIX);
+    std::borrow::Cow::Owned(cut)
+}
+
+/// The skills a rendered catalogue (any renderer's: the line shape is the protocol) lists, in
+/// order: every line `- NAME: DESCRIPTION (file: PATH)`. Root aliases are left as written.
+pub fn listed_skills(text: &str) -> Vec<SkillEntry> {
+    text.lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("- ")?.strip_suffix(')')?;
+            let (head, path) = rest.rsplit_once(FILE_LOCATOR_OPEN)?;
+            let (name, description) = head.split_once(':')?;
+            Some(SkillEntry {
+                name: name.to_string(),
+                description: description.trim_start().to_string(),
+                path: path.to_string(),
+            })
+        })
+        .collect()
 }
 
 spec_fragment!(AvailableSkillsInstructions, AVAILABLE_SKILLS_INSTRUCTIONS);

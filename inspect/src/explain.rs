@@ -9,6 +9,7 @@ use codex_context_fragments::fingerprint;
 use codex_core::ContextSource;
 use codex_core::FirstTurn;
 use codex_core::RequestItemSource;
+use codex_core::SystemSkills;
 use codex_core::TurnContext;
 use codex_protocol::ResponseItem;
 use serde::Serialize;
@@ -26,6 +27,9 @@ pub struct Explanation {
     pub items: Vec<ItemExplanation>,
     pub agents_md: Vec<AgentsMdFile>,
     pub warnings: Vec<String>,
+    /// What the released CLI would do differently on the same folders, one line each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// The base instructions: sent in `instructions`, or as the Responses Lite developer message.
@@ -194,12 +198,24 @@ pub fn explain_first_turn(turn: &TurnContext, first: &FirstTurn) -> Explanation 
         }));
         warnings.extend(discovery.warnings.iter().map(ToString::to_string));
     }
+    let notes = match turn
+        .skills
+        .as_ref()
+        .and_then(|skills| skills.system_skills.as_ref())
+    {
+        Some(SystemSkills::NotInstalled { dir }) => vec![format!(
+            "skills: {} does not exist; the released CLI would install its bundled system skills there on first start and list them in <skills_instructions>",
+            dir.display()
+        )],
+        Some(SystemSkills::Installed | SystemSkills::NotLooked) | None => Vec::new(),
+    };
     Explanation {
         model: turn.model.slug.clone(),
         instructions,
         items,
         agents_md,
         warnings,
+        notes,
     }
 }
 
@@ -272,6 +288,12 @@ impl Explanation {
             let _ = writeln!(out, "\nwarnings:");
             for warning in &self.warnings {
                 let _ = writeln!(out, "    {warning}");
+            }
+        }
+        if !self.notes.is_empty() {
+            let _ = writeln!(out, "\nnotes:");
+            for note in &self.notes {
+                let _ = writeln!(out, "    {note}");
             }
         }
         out

@@ -237,6 +237,10 @@ template_catalogue! {
     SkillsHostNoneAvailable => "skills/host_none_available.md" [],
     /// `<skills_instructions>` update: the host's skills are no longer listed.
     SkillsHostNotListed => "skills/host_not_listed.md" [],
+    /// `<skills_instructions>` update: the orchestrator's skills are gone or switched off.
+    SkillsOrchestratorNoneAvailable => "skills/orchestrator_none_available.md" [],
+    /// `<skills_instructions>` update: the orchestrator's skills are no longer listed.
+    SkillsOrchestratorNotListed => "skills/orchestrator_not_listed.md" [],
     /// Reminder given to the guardian reviewer on follow-up reviews.
     FragmentGuardianFollowupReviewReminder =>
         "fragments/guardian_followup_review_reminder.md" [],

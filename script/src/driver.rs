@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use codex_config::Config;
 use codex_config::ConfigEnv;
+use codex_config::ExtensionHost;
 use codex_core::ContentItemKindsPolicy;
 use codex_core::IdGenerator;
 use codex_core::PreviousTurnSettings;
@@ -68,6 +69,8 @@ pub struct SessionEnvironment {
     pub catalog: ModelCatalog,
     pub templates: TemplateSet,
     pub codex_home: CodexHome,
+    /// Which extensions the host installs unasked (the CLI's: the skills extension).
+    pub host: ExtensionHost,
     /// The process environment: unpinned date, time zone and shell come from here, and
     /// `current_dir` is the working directory when no setting names one.
     pub config_env: ConfigEnv,

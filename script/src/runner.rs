@@ -88,7 +88,13 @@ pub fn play_script(
         if let SessionContinuity::ResumeFromRollout { restart } = &turn.continuity {
             layers.push(restart);
         }
-        let mut config = load_config(&layers, &env.codex_home, &env.config_env, &location)?;
+        let mut config = load_config(
+            &layers,
+            &env.codex_home,
+            env.host,
+            &env.config_env,
+            &location,
+        )?;
         let mut session = match (state, start) {
             (RunState::Running(session), _) => match turn.continuity {
                 SessionContinuity::Continue => *session,
@@ -103,7 +109,13 @@ pub fn play_script(
         };
         for operation in &turn.set {
             layers.push(operation);
-            config = load_config(&layers, &env.codex_home, &env.config_env, &location)?;
+            config = load_config(
+                &layers,
+                &env.codex_home,
+                env.host,
+                &env.config_env,
+                &location,
+            )?;
             session.apply_settings(&config)?;
         }
         session.run_turn_steps(&config, turn, responder, requests)?;

@@ -12,6 +12,7 @@ use codex_config::ConfigEnv;
 use codex_config::ConfigFile;
 use codex_config::ConfigOverrides;
 use codex_config::ConfigToml;
+use codex_config::ExtensionHost;
 use codex_config::Feature;
 use codex_config::KNOWN_KEYS;
 use codex_config::SkillsToml;
@@ -327,6 +328,7 @@ fn json_to_toml(value: &Value) -> Result<toml::Value, String> {
 pub fn load_config(
     layers: &[&SettingsLayer],
     codex_home: &CodexHome,
+    host: ExtensionHost,
     env: &ConfigEnv,
     location: &str,
 ) -> Result<Config, ScriptError> {
@@ -342,6 +344,7 @@ pub fn load_config(
     let flags = ConfigOverrides {
         codex_home: Some(home),
         config_file,
+        extension_host: host,
         ..ConfigOverrides::default()
     };
     let overrides: Vec<CliOverride> = layers
@@ -372,6 +375,7 @@ pub fn load_continued_config(
     recorded: &SettingsLayer,
     later: &[&SettingsLayer],
     codex_home: &CodexHome,
+    host: ExtensionHost,
     env: &ConfigEnv,
     location: &str,
 ) -> Result<Config, ScriptError> {
@@ -385,7 +389,7 @@ pub fn load_continued_config(
     let mut layers = vec![recorded];
     layers.extend(&fallback);
     layers.extend(later);
-    let config = load_config(&layers, codex_home, env, location)?;
+    let config = load_config(&layers, codex_home, host, env, location)?;
     if let Some(recorded_cwd) = gone {
         tracing::warn!(
             "the rollout's working directory {} does not exist here; continuing in {}",

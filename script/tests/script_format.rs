@@ -6,6 +6,7 @@ mod script_support;
 use std::path::Path;
 
 use codex_config::ConfigEnv;
+use codex_config::ExtensionHost;
 use codex_config::SkillToml;
 use codex_script::AssistantReply;
 use codex_script::CodexHome;
@@ -310,7 +311,14 @@ fn script_skill_paths_resolve_against_the_script_folder() {
         system_timezone: Some("UTC".to_string()),
         now: "2026-11-30T07:00:00Z".parse().unwrap(),
     };
-    let config = load_script_config(&[&layer], &CodexHome::Isolated, &env, "script.json").unwrap();
+    let config = load_script_config(
+        &[&layer],
+        &CodexHome::Isolated,
+        ExtensionHost::Library,
+        &env,
+        "script.json",
+    )
+    .unwrap();
     assert_eq!(
         config.skills.map(|skills| skills.host),
         Some(vec![SkillToml {

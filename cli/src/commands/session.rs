@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use codex_config::ConfigEnv;
 use codex_config::Surface;
+use codex_config::ExtensionHost;
 use codex_config::check_working_directory;
 use codex_core::ResponsesRequest;
 use codex_inspect::render_request_stats;
@@ -389,6 +390,7 @@ fn environment(
             .codex_home
             .clone()
             .map_or(CodexHome::Isolated, CodexHome::Dir),
+        host: ExtensionHost::Cli,
         config_env,
     })
 }
@@ -423,6 +425,7 @@ fn next_turn_config(
         &recorded,
         &[&cwd, &surface, &set],
         &env.codex_home,
+        env.host,
         &env.config_env,
         "recorded settings and --set",
     )?;

@@ -32,6 +32,7 @@ mod send_server;
 mod send_session_live;
 mod session;
 mod session_errors;
+mod skills;
 mod streaming;
 mod support;
 mod template_overlay;

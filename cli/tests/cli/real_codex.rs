@@ -16,19 +16,52 @@ use crate::support::arg;
 use crate::support::write;
 
 /// The fixture with its run folder `<RUN>` moved to `dir`, which gets the `repo/AGENTS.md` and
-/// `codex_home/` the release ran with.
+/// `codex_home/` the release ran with: the skills its recorded catalogue lists (the system
+/// skills it installed) are laid out again.
 fn release_rollout(dir: &Path, fixture: &str) -> PathBuf {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/real_codex")
         .join(fixture);
-    let text = std::fs::read_to_string(&path).expect("fixture");
+    let text = std::fs::read_to_string(&path)
+        .expect("fixture")
+        .replace("<RUN>", &dir.display().to_string());
     write(dir, "repo/AGENTS.md", "# Project notes\n");
     std::fs::create_dir_all(dir.join("codex_home")).expect("codex_home");
-    write(
-        dir,
-        "rollout.jsonl",
-        &text.replace("<RUN>", &dir.display().to_string()),
-    )
+    for (name, description, skill_path) in recorded_skills(&text) {
+        std::fs::create_dir_all(skill_path.parent().expect("skill folder")).expect("mkdir");
+        std::fs::write(
+            &skill_path,
+            format!("---\nname: {name}\ndescription: >-\n  {description}\n---\n"),
+        )
+        .expect("SKILL.md");
+    }
+    write(dir, "rollout.jsonl", &text)
+}
+
+/// Every skill of the first recorded host catalogue: name, description and `SKILL.md` path.
+fn recorded_skills(rollout: &str) -> Vec<(String, String, PathBuf)> {
+    let body = rollout
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .find_map(|line| {
+            let body = &line["payload"]["state"]["host_skills"]["body"];
+            body.as_str().map(str::to_string)
+        })
+        .unwrap_or_default();
+    body.lines()
+        .filter_map(|line| {
+            let (head, path) = line
+                .strip_prefix("- ")?
+                .strip_suffix(')')?
+                .rsplit_once(" (file: ")?;
+            let (name, description) = head.split_once(": ")?;
+            Some((
+                name.to_string(),
+                description.to_string(),
+                PathBuf::from(path),
+            ))
+        })
+        .collect()
 }
 
 /// The next request `session resume` builds for the release's read-only gpt-5.5 rollout, with

@@ -29,6 +29,8 @@ use crate::context::world_state::sections::managed_developer_instructions::Manag
 use crate::context::world_state::sections::model::ModelSection;
 use crate::context::world_state::sections::multi_agent_mode::MultiAgentModeSection;
 use crate::context::world_state::sections::multi_agent_usage_hint::MultiAgentUsageHintSection;
+use crate::context::world_state::sections::orchestrator_skills::ORCHESTRATOR_SKILLS_SECTION_ID;
+use crate::context::world_state::sections::orchestrator_skills::orchestrator_skills_contribution;
 use crate::context::world_state::sections::permissions::PermissionsSection;
 use crate::context::world_state::sections::personality::PersonalitySection;
 use crate::context::world_state::sections::plugins_instructions::PluginsInstructionsSection;
@@ -113,8 +115,13 @@ pub static SECTIONS: &[SectionRow] = &[
     SectionRow::of::<AppsInstructionsSection>(),
     SectionRow::of::<PluginsInstructionsSection>(),
     SectionRow::of::<ToolsSection>(),
+    // `skills`, `orchestrator_skills` and `host_skills`.
     SectionRow::Extension {
-        ids: &[SKILLS_SECTION_ID, HOST_SKILLS_SECTION_ID],
+        ids: &[
+            SKILLS_SECTION_ID,
+            ORCHESTRATOR_SKILLS_SECTION_ID,
+            HOST_SKILLS_SECTION_ID,
+        ],
         add: add_skills,
     },
     // When the host installs that extension.
@@ -171,7 +178,7 @@ pub fn template_source(id: TemplateId) -> String {
     format!("prompts/templates/{}", id.path())
 }
 
-/// The skills listing and the configured host catalogue.
+/// The git-attribution extension's section, when the host installs that extension.
 fn add_git_attribution(
     world_state: &mut WorldState,
     turn: &TurnContext,
@@ -185,6 +192,8 @@ fn add_git_attribution(
     }
 }
 
+/// The skills extension's sections: the selected environments' listing, the orchestrator's
+/// (when the host has its provider) and the host catalogue (declared and discovered skills).
 fn add_skills(
     world_state: &mut WorldState,
     turn: &TurnContext,
@@ -194,23 +203,30 @@ fn add_skills(
     let Some(skills) = &turn.skills else {
         return Ok(());
     };
-    // This project discovers no skills in the selected environments, so `skills` only
-    // records the listing; `host_skills` carries the configured catalogue.
-    world_state.add_contribution(skills_section_contribution(
-        SkillsCatalogSource::SelectedEnvironments,
-        None,
-        skills.listing,
-        templates,
-    ))?;
     let usage = if model.include_skills_usage_instructions {
         SkillUsageRules::Include
     } else {
         SkillUsageRules::Omit
     };
+    // This project discovers no skills in the selected environments, so `skills` only
+    // records the listing; `host_skills` carries the host's catalogue.
+    world_state.add_contribution(skills_section_contribution(
+        SkillsCatalogSource::SelectedEnvironments,
+        None,
+        skills.listing,
+        usage,
+        templates,
+    ))?;
+    if let Some(orchestrator) =
+        orchestrator_skills_contribution(skills.orchestrator, skills.listing, templates)
+    {
+        world_state.add_contribution(orchestrator)?;
+    }
     world_state.add_contribution(skills_section_contribution(
         SkillsCatalogSource::Host,
         skills_catalog_body(&skills.host, skills.listing, usage, templates),
         skills.listing,
+        usage,
         templates,
     ))?;
     Ok(())

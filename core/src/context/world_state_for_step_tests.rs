@@ -7,6 +7,7 @@ use crate::context::world_state::HOST_SKILLS_SECTION_ID;
 use crate::context::world_state::PERMISSIONS_SECTION_ID;
 use crate::context::world_state::catalog_section_ids;
 use crate::turn_context::MultiAgentUsageHintSectionInputs;
+use crate::turn_context::OrchestratorSkills;
 use crate::turn_context::SkillsListing;
 use crate::turn_context::SkillsSettings;
 use crate::turn_context::UsageHintSource;
@@ -37,7 +38,8 @@ fn everything_on() -> TurnContext {
     });
     turn.skills = Some(SkillsSettings {
         listing: SkillsListing::Listed,
-        host: Vec::new(),
+        orchestrator: OrchestratorSkills::Disabled,
+        ..SkillsSettings::default()
     });
     turn.git_attribution = Some(
         crate::context::world_state::sections::git_attribution::GitAttributionInputs::default(),

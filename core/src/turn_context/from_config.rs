@@ -174,6 +174,8 @@ impl TurnContext {
                     path: skill.path.display().to_string(),
                 })
                 .collect(),
+            orchestrator: skills.orchestrator,
+            system_skills: None,
         });
         Ok(turn)
     }

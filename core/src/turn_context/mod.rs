@@ -16,6 +16,9 @@ use std::path::PathBuf;
 use codex_config::AgentsMdDiscovery;
 use codex_config::Feature;
 use codex_config::Features;
+pub use codex_config::OrchestratorSkills;
+use codex_config::SkillsDiscovery;
+pub use codex_config::SystemSkills;
 pub use codex_fragments::available_skills_instructions::SkillEntry;
 use codex_prompts::TemplateSet;
 use codex_protocol::ApprovalsReviewer;
@@ -164,13 +167,42 @@ pub struct MultiAgentSettings {
     pub usage_hint: Option<MultiAgentUsageHintSectionInputs>,
 }
 
-/// The skills extension of the turn (world-state sections `skills` and `host_skills`).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// The skills extension of the turn (world-state sections `skills`, `host_skills` and
+/// `orchestrator_skills`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkillsSettings {
     /// Whether catalogues are listed in the context (upstream's `include_instructions`).
     pub listing: SkillsListing,
-    /// Skills on the host file system, in catalogue order.
+    /// Skills on the host file system, in catalogue order: the declared `[[skills.host]]`
+    /// entries, then the skills discovered on disk.
     pub host: Vec<SkillEntry>,
+    /// Whether the orchestrator's catalogue exists (and is off).
+    pub orchestrator: OrchestratorSkills,
+    /// Whether the release's bundled skills were on disk; `None` when nothing was discovered.
+    pub system_skills: Option<SystemSkills>,
+}
+
+impl Default for SkillsSettings {
+    fn default() -> Self {
+        Self {
+            listing: SkillsListing::default(),
+            host: Vec::new(),
+            orchestrator: OrchestratorSkills::Absent,
+            system_skills: None,
+        }
+    }
+}
+
+impl SkillsSettings {
+    /// Adds what discovery found: the skills the model is told about after the declared ones.
+    pub fn add_discovered(&mut self, discovery: &SkillsDiscovery) {
+        self.host.extend(discovery.listed().map(|skill| SkillEntry {
+            name: skill.name.clone(),
+            description: skill.description.clone(),
+            path: skill.path.display().to_string(),
+        }));
+        self.system_skills = Some(discovery.system_skills.clone());
+    }
 }
 
 /// A tool namespace whose tools are loaded on demand.

@@ -6,9 +6,11 @@ use codex_fragments::additional_context_developer::AdditionalContextDeveloper;
 use codex_fragments::additional_context_user::AdditionalContextKey;
 use codex_fragments::auto_compact_fallback_prompt::AutoCompactFallbackPrompt;
 use codex_fragments::available_skills_instructions::AvailableSkillsInstructions;
+use codex_fragments::available_skills_instructions::MAX_DESCRIPTION_CHARS;
 use codex_fragments::available_skills_instructions::SkillEntry;
 use codex_fragments::available_skills_instructions::SkillRoot;
 use codex_fragments::available_skills_instructions::SkillUsageRules;
+use codex_fragments::available_skills_instructions::listed_skills;
 use codex_fragments::base_instructions::BaseInstructionsFragment;
 use codex_fragments::current_time_reminder::CurrentTimeReminder;
 use codex_fragments::developer_instructions::DeveloperInstructions;
@@ -237,6 +239,36 @@ fn skills_catalogue() {
         render_and_recognise(&bare, "available_skills_instructions")
     );
     assert_eq!(classified_name(DEVELOPER, "## Skills\n- pdf"), None);
+}
+
+#[test]
+fn skills_catalogue_with_absolute_paths_as_the_release_lists_them() {
+    let templates = TemplateSet::embedded();
+    let skills = [
+        SkillEntry {
+            name: "imagegen".to_string(),
+            description: format!("Make images. {}", "Very long. ".repeat(100)),
+            path: "/home/me/.codex/skills/.system/imagegen/SKILL.md".to_string(),
+        },
+        SkillEntry {
+            name: "db-migrate".to_string(),
+            description: String::new(),
+            path: "/work/repo/.agents/skills/db-migrate/SKILL.md".to_string(),
+        },
+    ];
+    let catalogue =
+        AvailableSkillsInstructions::new(&[], &skills, SkillUsageRules::Include, &templates);
+    let rendered = catalogue.render();
+    assert_snapshot!(
+        "skills_catalogue_absolute_paths",
+        render_and_recognise(&catalogue, "available_skills_instructions")
+    );
+    // The line shape is what another renderer's catalogue is read back by.
+    let listed = listed_skills(&rendered);
+    assert_eq!(listed.len(), 2);
+    assert_eq!(listed[0].description.chars().count(), MAX_DESCRIPTION_CHARS);
+    assert!(listed[0].description.ends_with("..."));
+    assert_eq!(listed[1], skills[1]);
 }
 
 #[test]

@@ -53,6 +53,7 @@ pub fn environment(script: &Script) -> SessionEnvironment {
         catalog: ModelCatalog::bundled().expect("bundled catalog"),
         templates: TemplateSet::embedded(),
         codex_home: CodexHome::Isolated,
+        host: codex_config::ExtensionHost::Library,
         config_env: ConfigEnv {
             codex_home: None,
             home_dir: None,

@@ -98,6 +98,8 @@ fn compare_scenario(
         codex_home: corpus
             .codex_home(name)
             .map_or(CodexHome::Isolated, CodexHome::Dir),
+        // Upstream's core test harness installs no extension unasked.
+        host: codex_config::ExtensionHost::Library,
         // Nothing from this machine: every script pins date, time zone and shell.
         config_env: ConfigEnv {
             codex_home: None,

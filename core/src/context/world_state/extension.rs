@@ -29,6 +29,9 @@ pub type ExtensionRenderer =
 /// Recognises an extension section's fragment from a message role and text.
 pub type ExtensionFragmentMatcher = Box<dyn Fn(&str, &str) -> bool + Send + Sync>;
 
+/// Re-derives a snapshot another renderer recorded ([`ErasedWorldStateSection::rederive_recorded_json`]).
+pub type ExtensionRederive = Box<dyn Fn(&Value) -> Option<Value> + Send + Sync>;
+
 /// A world-state section owned by an extension: its snapshot is already JSON and its
 /// rendering is a closure. The harness owns persistence (the same null stripping as built-in
 /// sections; a `null` snapshot is left out).
@@ -41,6 +44,7 @@ pub struct WorldStateSectionContribution {
     render_diff: ExtensionRenderer,
     legacy_matcher: Option<ExtensionFragmentMatcher>,
     retained_matcher: Option<ExtensionFragmentMatcher>,
+    rederive: Option<ExtensionRederive>,
 }
 
 impl WorldStateSectionContribution {
@@ -58,7 +62,18 @@ impl WorldStateSectionContribution {
             render_diff: Box::new(render_diff),
             legacy_matcher: None,
             retained_matcher: None,
+            rederive: None,
         }
+    }
+
+    /// Re-derives what a recorded snapshot holds of another renderer's text, so that a rollout
+    /// the released CLI wrote counts as changed only where its inputs changed.
+    pub fn with_rederive(
+        mut self,
+        rederive: impl Fn(&Value) -> Option<Value> + Send + Sync + 'static,
+    ) -> Self {
+        self.rederive = Some(Box::new(rederive));
+        self
     }
 
     /// Recognises this section's text in history written before it was persisted.
@@ -92,6 +107,11 @@ impl ErasedWorldStateSection for WorldStateSectionContribution {
 
     fn persisted_snapshot(&self) -> Option<Value> {
         normalize_snapshot(self.id, self.snapshot.clone())
+    }
+
+    fn rederive_recorded_json(&self, recorded: &Value) -> Option<Value> {
+        let rederived = self.rederive.as_ref()?(recorded)?;
+        normalize_snapshot(self.id, rederived)
     }
 
     fn recognises_legacy_fragment(&self, role: &str, text: &str) -> bool {

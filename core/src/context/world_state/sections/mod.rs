@@ -17,6 +17,7 @@ pub mod managed_developer_instructions;
 pub mod model;
 pub mod multi_agent_mode;
 pub mod multi_agent_usage_hint;
+pub mod orchestrator_skills;
 pub mod permissions;
 pub mod personality;
 pub mod plugins_instructions;

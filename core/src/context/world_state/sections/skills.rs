@@ -4,7 +4,13 @@
 //! `host_skills` the skills on the host file system (placed before `permissions` by the
 //! registry). Snapshot: `{body?, includeInstructions}`, the catalogue body without markers.
 //!
-//! A catalogue is sent when its body is new to the model. When a catalogue the model may have
+//! A catalogue is sent when its body is new to the model. Its list of skills is what the model
+//! has seen of it: a stored catalogue counts as still in history while history holds a
+//! `<skills_instructions>` listing the same skills, and a catalogue another renderer recorded
+//! (the released CLI's, in its own words) is re-rendered here from the skills it lists, so that
+//! resuming its rollout re-sends the catalogue only when the skills changed.
+//!
+//!  When a catalogue the model may have
 //! seen goes away, a short update says that no such skills are available, or that they are no
 //! longer listed (when listing was switched off); a section that never had one says nothing.
 
@@ -14,6 +20,7 @@ use codex_fragments::available_skills_instructions::AVAILABLE_SKILLS_INSTRUCTION
 use codex_fragments::available_skills_instructions::AvailableSkillsInstructions;
 use codex_fragments::available_skills_instructions::SkillEntry;
 use codex_fragments::available_skills_instructions::SkillUsageRules;
+use codex_fragments::available_skills_instructions::listed_skills;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use serde_json::Value;
@@ -77,7 +84,7 @@ pub fn skills_catalog_body(
 }
 
 /// The contribution of one skills section. `body` is the catalogue as
-/// [`skills_catalog_body`] renders it. It is sent unless the stored snapshot has the same body
+/// [`skills_catalog_body`] renders it (with `usage`). It is sent unless the stored snapshot has the same body
 /// and listing; without a body, an update notice is sent only when the model may have seen a
 /// catalogue (any previous state but Absent). A stored body is trusted only while history still
 /// holds that catalogue; the selected environments' section also takes any catalogue in history
@@ -86,6 +93,7 @@ pub fn skills_section_contribution(
     source: SkillsCatalogSource,
     body: Option<String>,
     listing: SkillsListing,
+    usage: SkillUsageRules,
     templates: &TemplateSet,
 ) -> WorldStateSectionContribution {
     let listed = listing.is_listed();
@@ -134,12 +142,24 @@ pub fn skills_section_contribution(
         }
         SkillsCatalogSource::Host => {}
     }
+    let rederive_templates = templates.clone();
+    contribution = contribution.with_rederive(move |recorded| {
+        let skills = listed_skills(recorded.get(BODY_FIELD)?.as_str()?);
+        let listing = match recorded.get(INCLUDE_INSTRUCTIONS_FIELD)?.as_bool()? {
+            true => SkillsListing::Listed,
+            false => SkillsListing::NotListed,
+        };
+        let body = skills_catalog_body(&skills, listing, usage, &rederive_templates)?;
+        let mut rederived = recorded.clone();
+        rederived[BODY_FIELD] = Value::String(body);
+        Some(rederived)
+    });
     match retained {
         Some(body) => {
-            let (start, end) = AVAILABLE_SKILLS_INSTRUCTIONS.markers();
-            let catalogue = format!("{start}{body}{end}");
+            let skills = listed_skills(&body);
+            let (start, _) = AVAILABLE_SKILLS_INSTRUCTIONS.markers();
             contribution.with_retained_fragment_matcher(move |role, text| {
-                role == DEVELOPER_ROLE && text.contains(&catalogue)
+                role == DEVELOPER_ROLE && text.contains(start) && listed_skills(text) == skills
             })
         }
         None => contribution,

@@ -37,7 +37,13 @@ fn contribution(
     body: Option<String>,
     listing: SkillsListing,
 ) -> WorldStateSectionContribution {
-    skills_section_contribution(source, body, listing, &TemplateSet::embedded())
+    skills_section_contribution(
+        source,
+        body,
+        listing,
+        SkillUsageRules::Include,
+        &TemplateSet::embedded(),
+    )
 }
 
 fn developer_message(text: &str) -> ResponseItem {
@@ -251,4 +257,56 @@ fn host_skills_goes_before_permissions_and_skills_after() {
         world_state.section_ids().collect::<Vec<_>>(),
         vec!["host_skills", "permissions", "skills"]
     );
+}
+
+/// A catalogue in another renderer's words (the released CLI's): same line shape, other prose.
+fn foreign_catalogue(names: &[&str]) -> String {
+    let lines: Vec<String> = names
+        .iter()
+        .map(|name| {
+            let entry = skill(name);
+            format!(
+                "- {}: {} (file: {})",
+                entry.name, entry.description, entry.path
+            )
+        })
+        .collect();
+    format!(
+        "\n## Skills\nSomeone else's introduction.\n### Available skills\n{}\n### How to use skills\nSomeone else's rules.\n",
+        lines.join("\n")
+    )
+}
+
+#[test]
+fn another_renderers_catalogue_is_rederived_from_the_skills_it_lists() {
+    let host = world_state(contribution(
+        SkillsCatalogSource::Host,
+        body(&["pdf"], SkillUsageRules::Include),
+        SkillsListing::Listed,
+    ));
+    let recorded = WorldStateSnapshot::from_value(json!({"host_skills": {
+        "body": foreign_catalogue(&["pdf"]),
+        "includeInstructions": true,
+    }}))
+    .expect("snapshot");
+    let rederived = host.rederive_recorded_baseline(&recorded);
+    assert_eq!(rederived, host.snapshot());
+    let history = [developer_message(&format!(
+        "<skills_instructions>{}</skills_instructions>",
+        foreign_catalogue(&["pdf"])
+    ))];
+    // The same skills listed in other words: nothing to send.
+    assert_eq!(
+        renders(&host, Some(&rederived), &history),
+        Vec::<String>::new()
+    );
+    // Another list of skills: the catalogue is sent again.
+    let changed = WorldStateSnapshot::from_value(json!({"host_skills": {
+        "body": foreign_catalogue(&["pdf", "slides"]),
+        "includeInstructions": true,
+    }}))
+    .expect("snapshot");
+    let rederived = host.rederive_recorded_baseline(&changed);
+    assert_ne!(rederived, host.snapshot());
+    assert_eq!(renders(&host, Some(&rederived), &history).len(), 1);
 }
