@@ -141,45 +141,6 @@ pub fn stalling_server(first_bytes: String, stall: Duration) -> String {
     ])
 }
 
-/// A local address whose listener never accepts and whose accept queue is full, so a new
-/// connection attempt hangs (the kernel drops its SYN). Dropping it frees the port.
-pub struct UnansweredAddress {
-    pub address: std::net::SocketAddr,
-    _listener: TcpListener,
-    _queued: Vec<std::net::TcpStream>,
-}
-
-impl UnansweredAddress {
-    pub fn new() -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-        let address = listener.local_addr().expect("address");
-        let mut queued = Vec::new();
-        // Connections complete in the kernel until the accept queue is full. One attempt that
-        // does not complete in time may only mean a busy machine, so the queue counts as full
-        // once five attempts in a row did not complete: then the next attempt hangs too.
-        let mut missed = 0;
-        while missed < 5 {
-            match std::net::TcpStream::connect_timeout(&address, Duration::from_millis(300)) {
-                Ok(stream) => {
-                    missed = 0;
-                    queued.push(stream);
-                    assert!(queued.len() < 10_000, "the accept queue never filled");
-                }
-                Err(_) => missed += 1,
-            }
-        }
-        Self {
-            address,
-            _listener: listener,
-            _queued: queued,
-        }
-    }
-
-    pub fn base_url(&self) -> String {
-        format!("http://{}/v1", self.address)
-    }
-}
-
 /// Reads request headers and a `content-length` body, so the client sees its request consumed.
 fn read_request(socket: &mut std::net::TcpStream) {
     let mut received = Vec::new();
