@@ -63,7 +63,7 @@ pub struct TurnMetadata {
     pub parent_thread_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent_turn_id: Option<String>,
-    /// Absent on compaction requests.
+    /// The turn a request (a turn's or a compaction's) belongs to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub root_turn_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -109,6 +109,16 @@ pub enum ClientSurface {
 }
 
 impl ClientSurface {
+    /// Whether the thread's steps carry the `managed_developer_instructions` world-state
+    /// section: the reference commit's core records it on every step; 0.149.1 was released
+    /// before the section existed and records (and sends) none.
+    pub fn has_managed_developer_instructions(self) -> bool {
+        match self {
+            ClientSurface::CoreHarness => true,
+            ClientSurface::ExecCli => false,
+        }
+    }
+
     /// The surface of a thread whose `session_meta` records `thread_source`.
     pub fn of_thread_source(thread_source: Option<&str>) -> Self {
         match thread_source {

@@ -97,10 +97,7 @@ impl RecordedThread {
             forked_from_thread_id: None,
             parent_thread_id: None,
             parent_turn_id: None,
-            root_turn_id: match kind {
-                RequestKind::Turn => Some(turn_id),
-                RequestKind::Compaction => None,
-            },
+            root_turn_id: Some(turn_id),
             subagent_kind: None,
             thread_source: self.thread_source.clone(),
             sandbox: sandbox.to_string(),
@@ -111,7 +108,15 @@ impl RecordedThread {
             node_repl_disabled: model.node_repl_disabled,
             workspaces,
             turn_started_at_unix_ms: 0,
-            compaction: None,
+            // The rollout does not record why a compaction ran; the compactions `inspect`
+            // recognises (a summary inside a task, before its `compacted` line) are the
+            // automatic mid-turn ones.
+            compaction: match kind {
+                RequestKind::Turn => None,
+                RequestKind::Compaction => Some(serde_json::to_value(
+                    codex_core::CompactionMetadata::AUTO_MID_TURN,
+                )?),
+            },
         };
         ClientMetadata::from_turn_metadata(&metadata)
     }
