@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use codex_config::ConfigEnv;
-use codex_config::Surface;
 use codex_config::ExtensionHost;
+use codex_config::Surface;
 use codex_config::check_working_directory;
 use codex_core::ResponsesRequest;
 use codex_inspect::render_request_stats;
