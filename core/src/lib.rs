@@ -177,6 +177,7 @@ pub use context_manager::is_api_item;
 
 // The session: history, steady-state context updates, compaction, rollout lines.
 pub use session::BaselineAuthor;
+pub use session::CommandExecution;
 pub use session::HistoryMode;
 pub use session::MetaWriter;
 pub use session::NewThreadMeta;

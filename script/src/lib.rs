@@ -79,6 +79,7 @@ pub use settings::load_continued_config;
 pub use sink::ScriptSink;
 pub use thread::recorded_settings;
 pub use tool_calls::EXEC_COMMAND_TOOL;
+pub use tool_calls::FunctionCallRun;
 pub use tool_calls::MAX_OUTPUT_TOKENS;
 pub use tool_calls::MAX_RUN_TIME;
 pub use tool_calls::run_function_call;

@@ -18,6 +18,7 @@ use std::process::Stdio;
 use std::time::Duration;
 use std::time::Instant;
 
+use codex_core::CommandExecution;
 use codex_core::IdGenerator;
 use codex_fragments::Keep;
 use codex_fragments::cap_tokens;
@@ -35,6 +36,9 @@ pub const MAX_RUN_TIME: Duration = Duration::from_secs(10);
 pub const MAX_OUTPUT_TOKENS: usize = 10_000;
 /// Upstream's rough token count of the raw output (`approx_token_count`): four bytes a token.
 const BYTES_PER_TOKEN: usize = 4;
+/// The login shell a command runs in, and its flag (`bash -lc CMD`).
+const SHELL: &str = "bash";
+const SHELL_FLAG: &str = "-lc";
 const POLL_INTERVAL: Duration = Duration::from_millis(10);
 
 /// `exec_command`'s arguments this project reads (the others are accepted and ignored).
@@ -45,14 +49,21 @@ struct ExecCommandArgs {
     workdir: Option<String>,
 }
 
-/// The output item answering `call` when it is a function call (`None` for anything else):
-/// `exec_command` is run in `cwd`, any other tool gets upstream's `unsupported call: NAME`.
+/// A function call answered: its output item and, when a command ran, what ran.
+#[derive(Debug, Clone)]
+pub struct FunctionCallRun {
+    pub output: ResponseItem,
+    pub execution: Option<CommandExecution>,
+}
+
+/// The answer to `call` when it is a function call (`None` for anything else): `exec_command`
+/// is run in `cwd`, any other tool gets upstream's `unsupported call: NAME`.
 pub fn run_function_call(
     call: &ResponseItem,
     cwd: &Path,
     ids: &IdGenerator,
     templates: &TemplateSet,
-) -> Option<ResponseItem> {
+) -> Option<FunctionCallRun> {
     let ResponseItem::FunctionCall {
         name,
         namespace,
@@ -63,38 +74,57 @@ pub fn run_function_call(
     else {
         return None;
     };
-    let text = match (namespace, name.as_str()) {
+    let (text, execution) = match (namespace, name.as_str()) {
         (None, EXEC_COMMAND_TOOL) => match serde_json::from_str::<ExecCommandArgs>(arguments) {
-            Ok(args) => exec_command(&args, cwd, ids, templates),
-            Err(error) => format!("failed to parse function arguments: {error}"),
+            Ok(args) => {
+                let (text, execution) = exec_command(&args, call_id, cwd, ids, templates);
+                (text, Some(execution))
+            }
+            Err(error) => (format!("failed to parse function arguments: {error}"), None),
         },
-        (Some(namespace), _) => format!("unsupported call: {namespace}.{name}"),
-        (None, _) => format!("unsupported call: {name}"),
+        (Some(namespace), _) => (format!("unsupported call: {namespace}.{name}"), None),
+        (None, _) => (format!("unsupported call: {name}"), None),
     };
-    Some(ResponseItem::FunctionCallOutput {
-        id: None,
-        call_id: Some(call_id.clone()),
-        name: None,
-        namespace: None,
-        output: FunctionCallOutputPayload::from_text(text),
-        internal_chat_message_metadata_passthrough: None,
+    Some(FunctionCallRun {
+        output: ResponseItem::FunctionCallOutput {
+            id: None,
+            call_id: Some(call_id.clone()),
+            name: None,
+            namespace: None,
+            output: FunctionCallOutputPayload::from_text(text),
+            internal_chat_message_metadata_passthrough: None,
+        },
+        execution,
     })
 }
 
-/// Runs the command and formats what it printed as upstream's `exec_command` does.
+/// Runs the command; returns what it printed formatted as upstream's `exec_command` does, and
+/// the run as the rollout records it.
 fn exec_command(
     args: &ExecCommandArgs,
+    call_id: &str,
     cwd: &Path,
     ids: &IdGenerator,
     templates: &TemplateSet,
-) -> String {
+) -> (String, CommandExecution) {
     let dir = match &args.workdir {
         Some(workdir) => cwd.join(workdir),
         None => cwd.to_path_buf(),
     };
     let started = Instant::now();
     let run = run_bounded(&args.cmd, &dir);
-    let wall_time = started.elapsed().as_secs_f64();
+    let duration = started.elapsed();
+    let wall_time = duration.as_secs_f64();
+    let mut execution = CommandExecution {
+        call_id: call_id.to_string(),
+        process_id: None,
+        command: vec![SHELL.to_string(), SHELL_FLAG.to_string(), args.cmd.clone()],
+        cmd: args.cmd.clone(),
+        cwd: dir.clone(),
+        output: String::new(),
+        exit_code: None,
+        duration,
+    };
     let chunk_id: String = ids.uuid_v4().simple().to_string().chars().take(6).collect();
     let mut sections = vec![
         format!("Chunk ID: {chunk_id}"),
@@ -102,6 +132,9 @@ fn exec_command(
     ];
     match run {
         Ok(run) => {
+            execution.process_id = Some(run.process_id);
+            execution.exit_code = run.exit_code;
+            execution.output = String::from_utf8_lossy(&run.output).into_owned();
             if let Some(code) = run.exit_code {
                 sections.push(format!("Process exited with code {code}"));
             }
@@ -120,11 +153,12 @@ fn exec_command(
             sections.push(format!("cannot run the command: {error}"));
         }
     }
-    sections.join("\n")
+    (sections.join("\n"), execution)
 }
 
 /// What a finished (or stopped) command left.
 struct CommandRun {
+    process_id: u32,
     /// `None` when it was stopped after [`MAX_RUN_TIME`] or killed by a signal.
     exit_code: Option<i32>,
     output: Vec<u8>,
@@ -132,9 +166,9 @@ struct CommandRun {
 
 fn run_bounded(cmd: &str, dir: &Path) -> std::io::Result<CommandRun> {
     let (mut reader, writer) = std::io::pipe()?;
-    let mut command = Command::new("bash");
+    let mut command = Command::new(SHELL);
     command
-        .arg("-lc")
+        .arg(SHELL_FLAG)
         .arg(cmd)
         .current_dir(dir)
         .stdin(Stdio::null())
@@ -146,6 +180,7 @@ fn run_bounded(cmd: &str, dir: &Path) -> std::io::Result<CommandRun> {
         command.process_group(0);
     }
     let mut child = command.spawn()?;
+    let process_id = child.id();
     // The pipe's write ends now belong to the child only, so reading ends when it exits.
     drop(command);
     let reading = std::thread::spawn(move || {
@@ -166,6 +201,7 @@ fn run_bounded(cmd: &str, dir: &Path) -> std::io::Result<CommandRun> {
     };
     let output = reading.join().unwrap_or_default();
     Ok(CommandRun {
+        process_id,
         exit_code: status.and_then(|status| status.code()),
         output,
     })

@@ -16,8 +16,8 @@ fn call(name: &str, arguments: &str) -> ResponseItem {
     }
 }
 
-fn output_text(item: Option<ResponseItem>) -> (Option<String>, String) {
-    match item {
+fn output_text(run: Option<FunctionCallRun>) -> (Option<String>, String) {
+    match run.map(|run| run.output) {
         Some(ResponseItem::FunctionCallOutput {
             call_id, output, ..
         }) => (call_id, output.text().unwrap_or_default()),
@@ -38,7 +38,7 @@ fn exec_command_runs_in_the_cwd_and_reports_as_upstream() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("marker.txt"), "here\n").expect("write");
     let ids = IdGenerator::seeded(7, jiff::Timestamp::UNIX_EPOCH);
-    let (call_id, text) = output_text(run_function_call(
+    let run = run_function_call(
         &call(
             "exec_command",
             r#"{"cmd":"cat marker.txt; echo oops >&2; exit 3"}"#,
@@ -46,7 +46,34 @@ fn exec_command_runs_in_the_cwd_and_reports_as_upstream() {
         dir.path(),
         &ids,
         &TemplateSet::embedded(),
-    ));
+    );
+    let execution = run
+        .as_ref()
+        .and_then(|run| run.execution.clone())
+        .expect("a command ran");
+    assert!(execution.process_id.is_some());
+    assert_eq!(
+        CommandExecution {
+            process_id: None,
+            duration: Duration::ZERO,
+            ..execution
+        },
+        CommandExecution {
+            call_id: "call_1".to_string(),
+            process_id: None,
+            command: vec![
+                "bash".to_string(),
+                "-lc".to_string(),
+                "cat marker.txt; echo oops >&2; exit 3".to_string()
+            ],
+            cmd: "cat marker.txt; echo oops >&2; exit 3".to_string(),
+            cwd: dir.path().to_path_buf(),
+            output: "here\noops\n".to_string(),
+            exit_code: Some(3),
+            duration: Duration::ZERO,
+        }
+    );
+    let (call_id, text) = output_text(run);
     assert_eq!(call_id.as_deref(), Some("call_1"));
     assert!(text.starts_with("Chunk ID: "), "{text}");
     assert_eq!(
@@ -60,12 +87,13 @@ fn unknown_tools_and_bad_arguments_get_upstreams_errors() {
     let dir = tempfile::tempdir().expect("temp dir");
     let ids = IdGenerator::seeded(7, jiff::Timestamp::UNIX_EPOCH);
     let templates = TemplateSet::embedded();
-    let (_, unknown) = output_text(run_function_call(
-        &call("write_stdin", "{}"),
-        dir.path(),
-        &ids,
-        &templates,
-    ));
+    let unknown_run = run_function_call(&call("write_stdin", "{}"), dir.path(), &ids, &templates);
+    assert!(
+        unknown_run
+            .as_ref()
+            .is_some_and(|run| run.execution.is_none())
+    );
+    let (_, unknown) = output_text(unknown_run);
     assert_eq!(unknown, "unsupported call: write_stdin");
     let (_, bad) = output_text(run_function_call(
         &call("exec_command", "{}"),
@@ -78,8 +106,5 @@ fn unknown_tools_and_bad_arguments_get_upstreams_errors() {
         "{bad}"
     );
     let message = ResponseItem::message("assistant", vec![]);
-    assert_eq!(
-        run_function_call(&message, dir.path(), &ids, &templates),
-        None
-    );
+    assert!(run_function_call(&message, dir.path(), &ids, &templates).is_none());
 }

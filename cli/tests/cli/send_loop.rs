@@ -131,6 +131,10 @@ fn line_kinds(path: &Path) -> Vec<String> {
         .map(|line| {
             let line: Value = serde_json::from_str(line).expect("JSON line");
             match line["payload"]["type"].as_str() {
+                Some("item_completed") => format!(
+                    "event_msg/item_completed/{}",
+                    line["payload"]["item"]["type"].as_str().unwrap_or_default()
+                ),
                 Some(inner) if line["type"] != "compacted" && line["type"] != "turn_context" => {
                     format!("{}/{inner}", line["type"].as_str().unwrap_or_default())
                 }
@@ -259,9 +263,11 @@ fn a_function_call_runs_in_the_cwd_and_its_output_goes_back() {
             .collect::<Vec<_>>(),
         [
             "response_item/function_call",
+            // The command that ran, between the call and its output.
+            "event_msg/item_completed/CommandExecution",
             "response_item/function_call_output",
             "event_msg/token_count",
-            "event_msg/item_completed",
+            "event_msg/item_completed/AgentMessage",
             "response_item/message",
             "event_msg/token_count",
             "event_msg/task_complete",
@@ -366,7 +372,8 @@ fn a_usage_past_the_auto_compact_limit_compacts_mid_turn() {
             "world_state",
             "turn_context",
             "event_msg/token_count",
-            "event_msg/item_completed",
+            "event_msg/item_completed/ContextCompaction",
+            "event_msg/item_completed/AgentMessage",
             "response_item/message",
             "event_msg/token_count",
             "event_msg/task_complete",

@@ -93,6 +93,76 @@ pub(super) fn agent_message_completed(at: CompletedAt<'_>, item_id: &str, text: 
     )
 }
 
+/// A command the model ran through `exec_command`, as a completed `CommandExecution` turn item
+/// records it (upstream: `ThreadItem::CommandExecution`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandExecution {
+    /// The function call's `call_id`, which is the item's id.
+    pub call_id: String,
+    pub process_id: Option<u32>,
+    /// The command line as run (`bash -lc CMD`).
+    pub command: Vec<String>,
+    /// The model's command text.
+    pub cmd: String,
+    pub cwd: std::path::PathBuf,
+    /// Standard output and error, read together.
+    pub output: String,
+    /// `None` when the command was stopped or could not run.
+    pub exit_code: Option<i32>,
+    pub duration: std::time::Duration,
+}
+
+/// The item of a command that ran, started its duration before it is recorded. A run without
+/// an exit code counts as failed; output is read with standard error joined to standard
+/// output, so `stderr` stays empty.
+pub(super) fn command_execution_completed(
+    at: CompletedAt<'_>,
+    execution: &CommandExecution,
+) -> Value {
+    let at_millis = at.millis;
+    let cwd = format!("file://{}", execution.cwd.display());
+    let mut payload = item_completed(
+        at,
+        json!({
+            "type": "CommandExecution",
+            "id": execution.call_id,
+            "process_id": execution.process_id.map(|id| id.to_string()),
+            "command": execution.command,
+            "cwd": cwd,
+            "parsed_cmd": [{"type": "unknown", "cmd": execution.cmd}],
+            "source": "unified_exec_startup",
+            "status": match execution.exit_code {
+                Some(_) => "completed",
+                None => "failed",
+            },
+            "stdout": execution.output,
+            "stderr": "",
+            "aggregated_output": execution.output,
+            "exit_code": execution.exit_code,
+            "duration": {
+                "secs": execution.duration.as_secs(),
+                "nanos": execution.duration.subsec_nanos(),
+            },
+            "formatted_output": execution.output,
+        }),
+    );
+    let millis = i64::try_from(execution.duration.as_millis()).unwrap_or(i64::MAX);
+    payload["started_at_ms"] = json!(at_millis.saturating_sub(millis));
+    payload
+}
+
+/// The history compacted in the middle of a turn, as a completed `ContextCompaction` turn
+/// item; it started when the summary request was made.
+pub(super) fn context_compaction_completed(
+    at: CompletedAt<'_>,
+    item_id: &str,
+    started_at_ms: i64,
+) -> Value {
+    let mut payload = item_completed(at, json!({"type": "ContextCompaction", "id": item_id}));
+    payload["started_at_ms"] = json!(started_at_ms);
+    payload
+}
+
 /// What a `task_complete` event says about its turn.
 pub(super) struct TaskTimes<'a> {
     pub turn_id: &'a str,

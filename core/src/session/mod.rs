@@ -44,6 +44,7 @@ use codex_protocol::rollout::token_count_rollout_item;
 
 pub use context_updates::TurnContextContributor;
 pub use error::SessionError;
+pub use events::CommandExecution;
 pub use injected::TurnAbortReason;
 pub use meta::BaselineAuthor;
 pub use meta::MetaWriter;
@@ -349,6 +350,37 @@ impl<S: RolloutSink> Session<S> {
             turn.first_output_at = turn.first_output_at.or(written_at);
         }
         Ok(())
+    }
+
+    /// Records a command the model ran, between its call and its output: a completed
+    /// `CommandExecution` item in a paginated rollout, nothing in a legacy one.
+    pub fn record_command_execution(
+        &mut self,
+        execution: &events::CommandExecution,
+    ) -> Result<(), SessionError> {
+        let turn_id = self.active_turn_mut()?.turn_id.clone();
+        match self.history_mode {
+            HistoryMode::Legacy => Ok(()),
+            HistoryMode::Paginated => self.persist_completed_item(&turn_id, |at| {
+                events::command_execution_completed(at, execution)
+            }),
+        }
+    }
+
+    /// Records that a mid-turn compaction begun at `started_at_ms` (milliseconds since the
+    /// epoch) is done: a completed `ContextCompaction` item in a paginated rollout, nothing in
+    /// a legacy one.
+    pub fn record_context_compaction(&mut self, started_at_ms: i64) -> Result<(), SessionError> {
+        let turn_id = self.active_turn_mut()?.turn_id.clone();
+        match self.history_mode {
+            HistoryMode::Legacy => Ok(()),
+            HistoryMode::Paginated => {
+                let item_id = self.ids.uuid_v7().to_string();
+                self.persist_completed_item(&turn_id, |at| {
+                    events::context_compaction_completed(at, &item_id, started_at_ms)
+                })
+            }
+        }
     }
 
     /// Records a response's token usage as a `token_count` event line (history is unchanged).

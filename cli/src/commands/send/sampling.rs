@@ -28,6 +28,7 @@ use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
 use codex_protocol::rollout::TokenUsage;
 use codex_protocol::rollout::TokenUsageInfo;
+use codex_script::FunctionCallRun;
 use codex_script::run_function_call;
 
 use super::AnswerPrinter;
@@ -73,13 +74,20 @@ pub fn run_sampling_loop<S: RolloutSink, W: std::io::Write>(
         printer.start_response();
         let completed = send(run, &request, |progress| printer.report(&progress))?;
         printer.finish(&completed.items);
-        let outputs: Vec<ResponseItem> = completed
+        let calls: Vec<FunctionCallRun> = completed
             .items
             .iter()
             .filter_map(|item| run_function_call(item, &run.turn.cwd, run.ids, run.templates))
             .collect();
         session.record_model_output(completed.items)?;
-        let needs_follow_up = !outputs.is_empty();
+        let needs_follow_up = !calls.is_empty();
+        let mut outputs = Vec::with_capacity(calls.len());
+        for call in calls {
+            if let Some(execution) = &call.execution {
+                session.record_command_execution(execution)?;
+            }
+            outputs.push(call.output);
+        }
         session.record_injected_items(outputs)?;
         if let Some(last) = completed.token_usage {
             usage = Some(TokenUsageInfo::after_response(usage.as_ref(), last, window));
@@ -107,6 +115,7 @@ fn compact_mid_turn<S: RolloutSink>(
     usage: Option<TokenUsageInfo>,
 ) -> anyhow::Result<Option<TokenUsageInfo>> {
     let window = run.turn.model.usable_context_window();
+    let started_at_ms = run.ids.now().as_millisecond();
     let mut input = session.build_prompt_input();
     input.push(CompactionPrompt::new(run.templates).into_response_item());
     let request =
@@ -138,6 +147,7 @@ fn compact_mid_turn<S: RolloutSink>(
     info.model_context_window = window.or(info.model_context_window);
     usage = Some(info);
     session.record_token_count(usage.as_ref())?;
+    session.record_context_compaction(started_at_ms)?;
     Ok(usage)
 }
 
