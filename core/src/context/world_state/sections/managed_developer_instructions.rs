@@ -164,6 +164,15 @@ impl StepSection for ManagedDeveloperInstructionsSection {
         if turn.session_source.is_guardian_reviewer() {
             return Ok(None);
         }
+        if !turn.client_surface.has_managed_developer_instructions() {
+            if turn.managed_developer_instructions.is_some() {
+                tracing::warn!(
+                    "The managed developer instructions are not sent: the released codex exec \
+                     this thread follows has no such section."
+                );
+            }
+            return Ok(None);
+        }
         if let Some(instructions) = &turn.managed_developer_instructions {
             check_managed_developer_instructions_limit(instructions, templates)?;
         }

@@ -145,3 +145,20 @@ fn snapshot_is_an_empty_object_without_a_policy() {
         serde_json::json!({"managed_developer_instructions": {}})
     );
 }
+
+#[test]
+fn the_released_exec_surface_records_no_section() {
+    let templates = TemplateSet::embedded();
+    let mut turn = crate::turn_context::TurnContext::for_model(
+        "thread-1",
+        "turn-1",
+        codex_models_manager::ModelInfo::with_defaults("m"),
+        "/w",
+    );
+    turn.managed_developer_instructions = Some("Never push to main.".to_string());
+    let core = ManagedDeveloperInstructionsSection::for_step(&turn, &templates).expect("fits");
+    assert!(core.is_some());
+    turn.client_surface = crate::request::ClientSurface::ExecCli;
+    let exec = ManagedDeveloperInstructionsSection::for_step(&turn, &templates).expect("fits");
+    assert!(exec.is_none());
+}
