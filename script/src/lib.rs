@@ -78,6 +78,8 @@ pub use settings::load_config;
 pub use settings::load_continued_config;
 pub use sink::ScriptSink;
 pub use thread::recorded_settings;
+pub use tool_calls::COMMAND_REFUSED;
+pub use tool_calls::CommandPolicy;
 pub use tool_calls::EXEC_COMMAND_TOOL;
 pub use tool_calls::FunctionCallRun;
 pub use tool_calls::MAX_OUTPUT_TOKENS;

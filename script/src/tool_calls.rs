@@ -49,6 +49,20 @@ struct ExecCommandArgs {
     workdir: Option<String>,
 }
 
+/// Whether `exec_command` calls are run. This project applies no sandbox, so running what a
+/// model asks for is the caller's explicit choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommandPolicy {
+    /// Run the command with the caller's rights.
+    Run,
+    /// Run nothing; the call's output says so.
+    Refuse,
+}
+
+/// The output of an `exec_command` call under [`CommandPolicy::Refuse`].
+pub const COMMAND_REFUSED: &str =
+    "This command was not run: the session runs no commands unless its user allows it.";
+
 /// A function call answered: its output item and, when a command ran, what ran.
 #[derive(Debug, Clone)]
 pub struct FunctionCallRun {
@@ -57,10 +71,12 @@ pub struct FunctionCallRun {
 }
 
 /// The answer to `call` when it is a function call (`None` for anything else): `exec_command`
-/// is run in `cwd`, any other tool gets upstream's `unsupported call: NAME`.
+/// is run in `cwd` (under [`CommandPolicy::Run`]), any other tool gets upstream's
+/// `unsupported call: NAME`.
 pub fn run_function_call(
     call: &ResponseItem,
     cwd: &Path,
+    policy: CommandPolicy,
     ids: &IdGenerator,
     templates: &TemplateSet,
 ) -> Option<FunctionCallRun> {
@@ -76,10 +92,20 @@ pub fn run_function_call(
     };
     let (text, execution) = match (namespace, name.as_str()) {
         (None, EXEC_COMMAND_TOOL) => match serde_json::from_str::<ExecCommandArgs>(arguments) {
-            Ok(args) => {
-                let (text, execution) = exec_command(&args, call_id, cwd, ids, templates);
-                (text, Some(execution))
-            }
+            Ok(args) => match policy {
+                CommandPolicy::Run => {
+                    let (text, execution) = exec_command(&args, call_id, cwd, ids, templates);
+                    (text, Some(execution))
+                }
+                CommandPolicy::Refuse => {
+                    tracing::warn!(
+                        "The model asked to run `{}`; it was not run (pass --run-commands to run \
+                         the model's commands, without a sandbox).",
+                        args.cmd
+                    );
+                    (COMMAND_REFUSED.to_string(), None)
+                }
+            },
             Err(error) => (format!("failed to parse function arguments: {error}"), None),
         },
         (Some(namespace), _) => (format!("unsupported call: {namespace}.{name}"), None),

@@ -44,6 +44,7 @@ fn exec_command_runs_in_the_cwd_and_reports_as_upstream() {
             r#"{"cmd":"cat marker.txt; echo oops >&2; exit 3"}"#,
         ),
         dir.path(),
+        CommandPolicy::Run,
         &ids,
         &TemplateSet::embedded(),
     );
@@ -87,7 +88,13 @@ fn unknown_tools_and_bad_arguments_get_upstreams_errors() {
     let dir = tempfile::tempdir().expect("temp dir");
     let ids = IdGenerator::seeded(7, jiff::Timestamp::UNIX_EPOCH);
     let templates = TemplateSet::embedded();
-    let unknown_run = run_function_call(&call("write_stdin", "{}"), dir.path(), &ids, &templates);
+    let unknown_run = run_function_call(
+        &call("write_stdin", "{}"),
+        dir.path(),
+        CommandPolicy::Run,
+        &ids,
+        &templates,
+    );
     assert!(
         unknown_run
             .as_ref()
@@ -98,6 +105,7 @@ fn unknown_tools_and_bad_arguments_get_upstreams_errors() {
     let (_, bad) = output_text(run_function_call(
         &call("exec_command", "{}"),
         dir.path(),
+        CommandPolicy::Run,
         &ids,
         &templates,
     ));
@@ -106,5 +114,26 @@ fn unknown_tools_and_bad_arguments_get_upstreams_errors() {
         "{bad}"
     );
     let message = ResponseItem::message("assistant", vec![]);
-    assert!(run_function_call(&message, dir.path(), &ids, &templates).is_none());
+    assert!(
+        run_function_call(&message, dir.path(), CommandPolicy::Run, &ids, &templates).is_none()
+    );
+}
+
+#[test]
+fn a_refused_command_is_not_run() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ids = IdGenerator::seeded(7, jiff::Timestamp::UNIX_EPOCH);
+    let run = run_function_call(
+        &call("exec_command", r#"{"cmd":"touch ran.txt"}"#),
+        dir.path(),
+        CommandPolicy::Refuse,
+        &ids,
+        &TemplateSet::embedded(),
+    );
+    assert!(run.as_ref().is_some_and(|run| run.execution.is_none()));
+    assert_eq!(
+        output_text(run),
+        (Some("call_1".to_string()), COMMAND_REFUSED.to_string())
+    );
+    assert!(!dir.path().join("ran.txt").exists());
 }

@@ -31,6 +31,7 @@ use codex_protocol::ResponseItem;
 use codex_protocol::rollout::TokenUsageInfo;
 use codex_rollout::LineOrdinals;
 use codex_rollout::RolloutWriter;
+use codex_script::CommandPolicy;
 use tracing::warn;
 
 use super::request::PreparedTurn;
@@ -63,6 +64,12 @@ pub struct SendArgs {
     /// lines are written as the turn runs: a failed request leaves the unanswered turn.
     #[arg(long, value_name = "FILE")]
     pub rollout: Option<PathBuf>,
+
+    /// Run the commands the model asks for (`exec_command`) in the turn's working directory,
+    /// with your rights: this project applies no sandbox. Without it no command runs and the
+    /// model is told so.
+    #[arg(long)]
+    pub run_commands: bool,
 }
 
 pub fn run(args: &SendArgs) -> anyhow::Result<String> {
@@ -76,9 +83,13 @@ pub fn run(args: &SendArgs) -> anyhow::Result<String> {
     let client = args
         .endpoint
         .client(Some(&prepared.config.model_provider), key)?;
+    let commands = match args.run_commands {
+        true => CommandPolicy::Run,
+        false => CommandPolicy::Refuse,
+    };
     match &args.rollout {
-        Some(path) => run_turn(prepared, message, &client, create_rollout(path)?),
-        None => run_turn(prepared, message, &client, Vec::new()),
+        Some(path) => run_turn(prepared, message, &client, commands, create_rollout(path)?),
+        None => run_turn(prepared, message, &client, commands, Vec::new()),
     }?;
     // Everything for stdout was streamed already.
     Ok(String::new())
@@ -108,6 +119,7 @@ fn run_turn<S: RolloutSink>(
     prepared: PreparedTurn,
     message: &str,
     client: &ResponsesClient,
+    commands: CommandPolicy,
     sink: S,
 ) -> anyhow::Result<()> {
     let PreparedTurn {
@@ -158,6 +170,7 @@ fn run_turn<S: RolloutSink>(
         templates: &templates,
         ids: &ids,
         client,
+        commands,
     };
     let usage = run_sampling_loop(&run, &mut session, &mut printer)?;
     session.complete_turn()?;

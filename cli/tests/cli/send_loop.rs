@@ -79,6 +79,7 @@ impl Workspace {
                 "show the marker",
                 "--rollout",
                 arg(rollout),
+                "--run-commands",
             ],
         )
     }
@@ -272,6 +273,49 @@ fn a_function_call_runs_in_the_cwd_and_its_output_goes_back() {
             "event_msg/token_count",
             "event_msg/task_complete",
         ]
+    );
+}
+
+#[test]
+fn without_run_commands_no_command_runs_and_the_model_is_told() {
+    let workspace = Workspace::new("");
+    let server = TestServer::start(|_, number| match number {
+        0 => response(
+            number,
+            &[function_call(
+                "exec_command",
+                json!({"cmd": "touch ran.txt"}),
+            )],
+            100,
+        ),
+        _ => response(number, &[text("Not run, then.")], 100),
+    });
+    let base_url = server.base_url();
+    let run = workspace.run("send", &["--base-url", &base_url, "--message", "touch it"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (Some(0), "Not run, then.\n"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(
+            "The model asked to run `touch ran.txt`; it was not run (pass --run-commands"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!workspace.path("project/ran.txt").exists());
+    assert!(!workspace.path("user/ran.txt").exists());
+    let bodies: Vec<Value> = server
+        .requests()
+        .iter()
+        .map(|request| request.json())
+        .collect();
+    let input = bodies[1]["input"].as_array().expect("input");
+    assert_eq!(
+        input.last().map(|item| item["output"].clone()),
+        Some(json!(codex_script::COMMAND_REFUSED))
     );
 }
 

@@ -118,6 +118,8 @@ pub fn run_ours(
     let mut args = vec!["send".to_string()];
     args.extend(turn_args.iter().cloned());
     args.extend(["--rollout".into(), ours_rollout.display().to_string()]);
+    // The release runs the model's commands (in its sandbox); `send` runs them only when told.
+    args.push("--run-commands".into());
     let mut send = invoke("send", &args);
     let sent: Vec<RecordedRequest> = mock
         .recorded()

@@ -28,6 +28,7 @@ use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
 use codex_protocol::rollout::TokenUsage;
 use codex_protocol::rollout::TokenUsageInfo;
+use codex_script::CommandPolicy;
 use codex_script::FunctionCallRun;
 use codex_script::run_function_call;
 
@@ -49,6 +50,7 @@ pub struct TurnRun<'a> {
     pub templates: &'a TemplateSet,
     pub ids: &'a IdGenerator,
     pub client: &'a ResponsesClient,
+    pub commands: CommandPolicy,
 }
 
 /// Runs the turn's sampling steps after the user's message was recorded; returns the thread's
@@ -77,7 +79,9 @@ pub fn run_sampling_loop<S: RolloutSink, W: std::io::Write>(
         let calls: Vec<FunctionCallRun> = completed
             .items
             .iter()
-            .filter_map(|item| run_function_call(item, &run.turn.cwd, run.ids, run.templates))
+            .filter_map(|item| {
+                run_function_call(item, &run.turn.cwd, run.commands, run.ids, run.templates)
+            })
             .collect();
         session.record_model_output(completed.items)?;
         let needs_follow_up = !calls.is_empty();
