@@ -1,5 +1,6 @@
 use pretty_assertions::assert_eq;
 
+use crate::support::PINS;
 use crate::support::arg;
 use crate::support::run;
 use crate::support::write;
@@ -16,28 +17,24 @@ fn explain_lists_sources_and_agents_md_truncation() {
     write(&project, "crates/AGENTS.md", "Every crate has a README.\n");
     write(&nested, "AGENTS.md", &"Core code never blocks. ".repeat(4));
     let run = run(&[
-        "explain",
-        "--codex-home",
-        arg(&home),
-        "--cwd",
-        arg(&nested),
-        "--model",
-        "gpt-5.5",
-        "-c",
-        "project_doc_max_bytes=80",
-        "-c",
-        "developer_instructions=\"Use tabs.\"",
-        "--message",
-        "hello",
-        "--seed",
-        "7",
-        "--current-date",
-        "2026-11-30",
-        "--timezone",
-        "Etc/UTC",
-        "--shell",
-        "bash",
-    ]);
+        &[
+            "explain",
+            "--codex-home",
+            arg(&home),
+            "--cwd",
+            arg(&nested),
+            "--model",
+            "gpt-5.5",
+            "-c",
+            "project_doc_max_bytes=80",
+            "-c",
+            "developer_instructions=\"Use tabs.\"",
+            "--message",
+            "hello",
+        ][..],
+        &PINS,
+    ]
+    .concat());
     let redact = |text: &str| text.replace(&dir.path().display().to_string(), "<TMP>");
     assert_eq!(run.code, Some(0), "{run:?}");
     assert_eq!(

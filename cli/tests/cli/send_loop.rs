@@ -12,6 +12,7 @@ use serde_json::json;
 use crate::send_server::Reply;
 use crate::send_server::TestServer;
 use crate::send_server::sse_body;
+use crate::support::PINS;
 use crate::support::Run;
 use crate::support::arg;
 use crate::support::binary;
@@ -47,16 +48,9 @@ impl Workspace {
             arg(&self.path("home")),
             "--cwd",
             arg(&self.path("project")),
-            "--seed",
-            "7",
-            "--current-date",
-            "2026-11-30",
-            "--timezone",
-            "Etc/UTC",
-            "--shell",
-            "bash",
         ]
         .iter()
+        .chain(PINS.iter())
         .map(|text| (*text).to_string())
         .collect();
         args.extend(extra.iter().map(|text| (*text).to_string()));

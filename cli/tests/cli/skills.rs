@@ -5,6 +5,7 @@ use std::path::Path;
 
 use pretty_assertions::assert_eq;
 
+use crate::support::PINS;
 use crate::support::arg;
 use crate::support::run;
 use crate::support::write;
@@ -19,24 +20,20 @@ fn skill(dir: &Path, name: &str, description: &str) {
 
 fn first_turn(codex_home: &Path, repo: &Path, command: &str) -> crate::support::Run {
     run(&[
-        command,
-        "--codex-home",
-        arg(codex_home),
-        "--cwd",
-        arg(repo),
-        "--model",
-        "gpt-5.5",
-        "--message",
-        "hello",
-        "--seed",
-        "7",
-        "--current-date",
-        "2026-11-30",
-        "--timezone",
-        "Etc/UTC",
-        "--shell",
-        "bash",
-    ])
+        &[
+            command,
+            "--codex-home",
+            arg(codex_home),
+            "--cwd",
+            arg(repo),
+            "--model",
+            "gpt-5.5",
+            "--message",
+            "hello",
+        ][..],
+        &PINS,
+    ]
+    .concat())
 }
 
 #[test]
