@@ -150,6 +150,7 @@ fn render_request(page: &mut String, request: &RequestReport) {
             "built-in list rebuilt, sent in the input".to_string()
         }
         (ToolsOrigin::NotRecorded, _) => "not recorded".to_string(),
+        (ToolsOrigin::NoneOffered, _) => "none offered".to_string(),
     };
     let _ = writeln!(
         page,

@@ -26,6 +26,7 @@ use super::model::RequestKind;
 use super::model::RequestReport;
 use super::model::SectionChange;
 use super::model::TimelineTurn;
+use super::model::ToolsOrigin;
 use super::model::ToolsReport;
 use super::setup::RequestSetup;
 use super::setup::RequestSetups;
@@ -246,10 +247,11 @@ impl WalkVisitor for Inspector<'_> {
         let tools = match step.kind {
             RequestKind::Turn => field.tools.clone(),
             RequestKind::Compaction => ToolsReport {
+                origin: ToolsOrigin::NoneOffered,
                 names: Vec::new(),
+                in_field: true,
                 bytes: no_tools.len(),
                 tokens: no_tools_tokens,
-                ..field.tools.clone()
             },
         };
         let tokens = self

@@ -77,6 +77,8 @@ pub enum ToolsOrigin {
     RebuiltBuiltin,
     /// The model is not in the catalog: no tool list is known.
     NotRecorded,
+    /// A compaction request: it offers no tools (an empty `tools` field).
+    NoneOffered,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

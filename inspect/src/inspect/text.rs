@@ -115,6 +115,7 @@ fn render_request(out: &mut String, request: &RequestReport) {
             );
         }
         (ToolsOrigin::NotRecorded, _) => out.push_str("  tools: not recorded\n"),
+        (ToolsOrigin::NoneOffered, _) => out.push_str("  tools: none offered (an empty list)\n"),
     }
     for item in &request.items {
         render_item(out, item);
