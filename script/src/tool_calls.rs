@@ -6,7 +6,8 @@
 //! `codex-rs/core/src/tools/registry.rs`).
 //!
 //! `exec_command` runs `cmd` with `bash -lc` (upstream's default login shell) in the turn's
-//! working directory, standard input closed, standard output and error read together, for at
+//! working directory with upstream's fixed variables (C.UTF-8 locale, no pagers or colours),
+//! standard input closed, standard output and error read together, for at
 //! most [`MAX_RUN_TIME`] (the process group is killed afterwards), and keeps at most
 //! [`MAX_OUTPUT_TOKENS`] of its output (head and tail, with the `fragments/truncated.md` notice). This project applies no sandbox of its own:
 //! the command runs with the caller's rights.
@@ -39,6 +40,21 @@ const BYTES_PER_TOKEN: usize = 4;
 /// The login shell a command runs in, and its flag (`bash -lc CMD`).
 const SHELL: &str = "bash";
 const SHELL_FLAG: &str = "-lc";
+/// Variables every command runs with, whatever the caller's environment says (upstream's
+/// `UNIFIED_EXEC_ENV` in `codex-rs/core/src/unified_exec/process_manager.rs`): no colours or
+/// pagers, a UTF-8 C locale.
+const EXEC_ENV: [(&str, &str); 10] = [
+    ("NO_COLOR", "1"),
+    ("TERM", "dumb"),
+    ("LANG", "C.UTF-8"),
+    ("LC_CTYPE", "C.UTF-8"),
+    ("LC_ALL", "C.UTF-8"),
+    ("COLORTERM", ""),
+    ("PAGER", "cat"),
+    ("GIT_PAGER", "cat"),
+    ("GH_PAGER", "cat"),
+    ("CODEX_CI", "1"),
+];
 const POLL_INTERVAL: Duration = Duration::from_millis(10);
 
 /// `exec_command`'s arguments this project reads (the others are accepted and ignored).
@@ -197,6 +213,7 @@ fn run_bounded(cmd: &str, dir: &Path) -> std::io::Result<CommandRun> {
         .arg(SHELL_FLAG)
         .arg(cmd)
         .current_dir(dir)
+        .envs(EXEC_ENV)
         .stdin(Stdio::null())
         .stdout(writer.try_clone()?)
         .stderr(writer);

@@ -137,3 +137,21 @@ fn a_refused_command_is_not_run() {
     );
     assert!(!dir.path().join("ran.txt").exists());
 }
+
+#[test]
+fn commands_run_with_upstreams_fixed_locale_and_pagers() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ids = IdGenerator::seeded(7, jiff::Timestamp::UNIX_EPOCH);
+    let run = run_function_call(
+        &call(
+            "exec_command",
+            r#"{"cmd":"printf '%s|%s|%s|%s' \"$LC_ALL\" \"$PAGER\" \"$TERM\" \"$CODEX_CI\""}"#,
+        ),
+        dir.path(),
+        CommandPolicy::Run,
+        &ids,
+        &TemplateSet::embedded(),
+    );
+    let execution = run.and_then(|run| run.execution).expect("a command ran");
+    assert_eq!(execution.output, "C.UTF-8|cat|dumb|1");
+}
