@@ -182,31 +182,19 @@ fn direct_tools(
     tools.push((function(TemplateId::ToolRequestUserInput)?, Direct));
     match config.apply_patch_tool_type {
         Some(ApplyPatchToolType::Freeform) => {
-            match parse_template(TemplateId::ToolApplyPatchFreeform, templates)? {
-                ToolSpec::Custom(tool) => tools.push((
-                    ToolSpec::Custom(FreeformTool {
-                        format: FreeformToolFormat {
-                            definition: templates
-                                .file(TemplateId::ToolApplyPatchGrammar)
-                                .to_string(),
-                            ..tool.format
-                        },
-                        ..tool
-                    }),
-                    Nested,
-                )),
-                ToolSpec::Function(_)
-                | ToolSpec::LocalShell {}
-                | ToolSpec::WebSearch(_)
-                | ToolSpec::Namespace(_)
-                | ToolSpec::ToolSearch(_)
-                | ToolSpec::Other(_) => {
-                    return Err(ToolSpecError::UnexpectedShape {
-                        template: TemplateId::ToolApplyPatchFreeform.path(),
-                        reason: "expected a `custom` tool with a grammar format",
-                    });
-                }
-            }
+            let tool = custom_tool(TemplateId::ToolApplyPatchFreeform, templates)?;
+            tools.push((
+                ToolSpec::Custom(FreeformTool {
+                    format: FreeformToolFormat {
+                        definition: templates
+                            .file(TemplateId::ToolApplyPatchGrammar)
+                            .to_string(),
+                        ..tool.format
+                    },
+                    ..tool
+                }),
+                Nested,
+            ));
         }
         Some(ApplyPatchToolType::Function) => {
             tools.push((function(TemplateId::ToolApplyPatchFunction)?, Nested))
@@ -341,6 +329,25 @@ pub(super) fn function_tool(
         | ToolSpec::Other(_) => Err(ToolSpecError::UnexpectedShape {
             template: template.path(),
             reason: "expected a `function` tool with name, description, strict and parameters",
+        }),
+    }
+}
+
+/// The `custom` tool (a grammar-format tool) template `template` holds.
+pub(super) fn custom_tool(
+    template: TemplateId,
+    templates: &TemplateSet,
+) -> Result<FreeformTool, ToolSpecError> {
+    match parse_template(template, templates)? {
+        ToolSpec::Custom(tool) => Ok(tool),
+        ToolSpec::Function(_)
+        | ToolSpec::LocalShell {}
+        | ToolSpec::WebSearch(_)
+        | ToolSpec::Namespace(_)
+        | ToolSpec::ToolSearch(_)
+        | ToolSpec::Other(_) => Err(ToolSpecError::UnexpectedShape {
+            template: template.path(),
+            reason: "expected a `custom` tool with a grammar format",
         }),
     }
 }

@@ -9,8 +9,8 @@ use codex_prompts::TemplateSet;
 use codex_prompts::render;
 use serde_json::Value;
 
+use super::builtin::custom_tool;
 use super::builtin::function_tool;
-use super::builtin::parse_template;
 use super::spec::FreeformTool;
 use super::spec::FreeformToolFormat;
 use super::spec::ToolSpec;
@@ -53,20 +53,7 @@ pub(super) fn code_mode_tools(
         }
     }
     nested.sort_by(|a, b| a.name().cmp(&b.name()));
-    let exec = match parse_template(TemplateId::ToolCodeModeExec, templates)? {
-        ToolSpec::Custom(tool) => tool,
-        ToolSpec::Function(_)
-        | ToolSpec::LocalShell {}
-        | ToolSpec::WebSearch(_)
-        | ToolSpec::Namespace(_)
-        | ToolSpec::ToolSearch(_)
-        | ToolSpec::Other(_) => {
-            return Err(ToolSpecError::UnexpectedShape {
-                template: TemplateId::ToolCodeModeExec.path(),
-                reason: "expected a `custom` tool with a grammar format",
-            });
-        }
-    };
+    let exec = custom_tool(TemplateId::ToolCodeModeExec, templates)?;
     // The template's description opens the one sent; every nested tool follows, by name.
     let mut description = exec.description.clone();
     for tool in &nested {
