@@ -6,6 +6,7 @@
 //! Only the user's own config file is read: a project's `.codex/config.toml`
 //! is never consulted, so a repository cannot move its own AGENTS.md root.
 
+use codex_release::CodexRelease;
 use std::io;
 use std::path::Path;
 use std::path::PathBuf;
@@ -170,8 +171,14 @@ pub struct Config {
     pub home_dir: Option<PathBuf>,
     /// Which extensions the session's host installs unasked.
     pub extension_host: ExtensionHost,
+    /// The upstream release whose behaviour the session reproduces (`codex_version`,
+    /// `--codex-version`; default [`DEFAULT_RELEASE`]).
+    pub release: CodexRelease,
     pub warnings: Vec<ConfigWarning>,
 }
+
+/// The release a session reproduces when nothing names one.
+pub const DEFAULT_RELEASE: CodexRelease = CodexRelease::V0_149;
 
 impl Config {
     /// Loads configuration for the given flags, `-c` overrides and environment.
@@ -381,6 +388,7 @@ impl Config {
             skills: SkillsConfig::installed(merged.skills, flags.extension_host),
             home_dir: env.home_dir.clone(),
             extension_host: flags.extension_host,
+            release: merged.codex_version.unwrap_or(DEFAULT_RELEASE),
             warnings,
             codex_home,
         })

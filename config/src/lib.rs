@@ -20,6 +20,7 @@ pub use config::CONFIG_TOML_FILE;
 pub use config::Config;
 pub use config::DEFAULT_CODEX_HOME_DIR;
 pub use config::DEFAULT_MODEL_PROVIDER_ID;
+pub use config::DEFAULT_RELEASE;
 pub use config::MAX_PROVIDER_RETRIES;
 pub use config::ModelProvider;
 pub use config::ProviderKey;

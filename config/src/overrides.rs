@@ -1,5 +1,6 @@
 //! Command-line configuration: typed flags and repeated `-c key=value`.
 
+use codex_release::CodexRelease;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -62,6 +63,8 @@ pub struct ConfigOverrides {
     pub features: BTreeMap<String, bool>,
     /// The host the session runs in (not a flag: the front end says which it is).
     pub extension_host: ExtensionHost,
+    /// `--codex-version`: the upstream release to reproduce.
+    pub codex_version: Option<CodexRelease>,
 }
 
 impl ConfigOverrides {
@@ -87,6 +90,7 @@ impl ConfigOverrides {
             cwd: self.cwd.clone(),
             collaboration_mode: self.collaboration_mode,
             realtime: self.realtime,
+            codex_version: self.codex_version,
             ..ConfigToml::default()
         }
     }

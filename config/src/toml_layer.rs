@@ -11,6 +11,7 @@ use codex_protocol::ReasoningEffort;
 use codex_protocol::ReasoningSummary;
 use codex_protocol::SandboxMode;
 use codex_protocol::Verbosity;
+use codex_release::CodexRelease;
 use serde::Deserialize;
 use serde::Serialize;
 
@@ -27,6 +28,7 @@ use crate::known_keys::config_key_status;
 pub const KNOWN_KEYS: &[&str] = &[
     "approval_policy",
     "base_instructions",
+    "codex_version",
     "collaboration_mode",
     "current_time_reminder_interval",
     "current_date",
@@ -101,6 +103,8 @@ pub struct ConfigToml {
     pub current_time_reminder_interval: Option<u64>,
     /// The skills extension; absent means not installed.
     pub skills: Option<SkillsToml>,
+    /// This project's key: the upstream release whose behaviour to reproduce (`0.149`, `0.171`).
+    pub codex_version: Option<CodexRelease>,
 }
 
 /// `approval_policy`: a policy name, read as [`AskForApproval`]'s `FromStr` reads it (an unknown
@@ -323,6 +327,7 @@ impl ConfigToml {
             realtime,
             current_time_reminder_interval,
             skills,
+            codex_version,
         } = higher;
         let features = match (self.features, features) {
             (Some(mut lower), Some(higher)) => {
@@ -374,6 +379,7 @@ impl ConfigToml {
             realtime: realtime.or(self.realtime),
             current_time_reminder_interval: current_time_reminder_interval
                 .or(self.current_time_reminder_interval),
+            codex_version: codex_version.or(self.codex_version),
             skills: match (self.skills, skills) {
                 (Some(lower), Some(higher)) => Some(lower.overlay(higher)),
                 (lower, higher) => higher.or(lower),

@@ -3,6 +3,8 @@
 
 mod config_support;
 
+use codex_config::DEFAULT_RELEASE;
+use codex_release::CodexRelease;
 use std::collections::BTreeSet;
 
 use codex_config::BundledSkills;
@@ -89,6 +91,7 @@ fn defaults_apply_without_a_config_file() {
             skills: None,
             home_dir: Some(fixture.home.path().to_path_buf()),
             extension_host: ExtensionHost::Library,
+            release: DEFAULT_RELEASE,
             warnings: Vec::new(),
         }
     );
@@ -185,6 +188,7 @@ child_agents_md = true
             }),
             home_dir: Some(fixture.home.path().to_path_buf()),
             extension_host: ExtensionHost::Library,
+            release: DEFAULT_RELEASE,
             warnings: Vec::new(),
         }
     );
@@ -221,6 +225,7 @@ fn known_keys_are_exactly_the_config_toml_fields() {
         realtime: Some(false),
         current_time_reminder_interval: Some(1),
         skills: Some(SkillsToml::default()),
+        codex_version: Some(CodexRelease::V0_171),
     };
     let table = toml::Table::try_from(&full).unwrap();
     let fields: BTreeSet<&str> = table.keys().map(String::as_str).collect();
@@ -583,5 +588,29 @@ fn a_zero_provider_timeout_is_an_error_naming_the_key() {
             "{}:1: key `model_provider.connect_timeout_ms`: a timeout must be at least 1 ms",
             fixture.config_path().display()
         )
+    );
+}
+
+#[test]
+fn codex_version_names_the_release_and_a_flag_beats_the_file() {
+    let fixture = Fixture::new(Some("codex_version = \"0.149\"\n"));
+    assert_eq!(fixture.load().unwrap().release, CodexRelease::V0_149);
+    let flags = ConfigOverrides {
+        codex_version: Some(CodexRelease::V0_171),
+        ..ConfigOverrides::default()
+    };
+    assert_eq!(
+        fixture.load_with(&flags, &[]).unwrap().release,
+        CodexRelease::V0_171
+    );
+}
+
+#[test]
+fn an_unsupported_codex_version_is_an_error_naming_the_supported_ones() {
+    let fixture = Fixture::new(Some("codex_version = \"0.160\"\n"));
+    let error = fixture.load().unwrap_err().to_string();
+    assert!(
+        error.contains("unknown Codex release `0.160` (supported: `0.149`, `0.171`)"),
+        "{error}"
     );
 }

@@ -34,6 +34,7 @@ pub const CRATE_LAYERS: &[CrateLayer] = &[
     row("codex-utils-fs", 0),
     row("codex-utils-git", 0),
     row("codex-protocol", 0),
+    row("codex-release", 0),
     row("codex-context-fragments", 1),
     row("codex-prompts", 2),
     row("codex-fragments", 3),

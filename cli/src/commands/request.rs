@@ -29,6 +29,7 @@ use codex_inspect::request_stats;
 use codex_prompts::TemplateSet;
 use codex_protocol::AskForApproval;
 use codex_protocol::SandboxMode;
+use codex_release::CodexRelease;
 use tracing::warn;
 
 use crate::catalog::CatalogArgs;
@@ -69,6 +70,11 @@ pub struct TurnArgs {
     /// for `send`, `interactive` otherwise.
     #[arg(long, value_name = "SURFACE", value_parser = clap::builder::ValueParser::new(parse_surface))]
     pub surface: Option<Surface>,
+
+    /// The upstream Codex release to reproduce (`0.149`, `0.171`; default: `codex_version`
+    /// from config, else the latest supported release).
+    #[arg(long, value_name = "VERSION")]
+    pub codex_version: Option<CodexRelease>,
 
     /// Send the request in the Responses Lite shape even if the model does not use it.
     #[arg(long)]
@@ -232,6 +238,7 @@ pub fn prepare_turn(args: &TurnArgs, default_surface: Surface) -> anyhow::Result
         timezone: args.timezone.clone(),
         shell: args.shell.clone(),
         seed: args.seed,
+        codex_version: args.codex_version,
         ..ConfigOverrides::default()
     };
     let config = load_config(&flags, &args.config_overrides)?;

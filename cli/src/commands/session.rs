@@ -12,8 +12,10 @@ use codex_core::ResponsesRequest;
 use codex_inspect::render_request_stats;
 use codex_inspect::request_stats;
 use codex_prompts::TemplateSet;
+use codex_release::CodexRelease;
 use codex_rollout::ForkPoint;
 use codex_rollout::read_rollout;
+use codex_rollout::release_of_lines;
 use codex_script::AssistantReply;
 use codex_script::CodexHome;
 use codex_script::ContextMode;
@@ -75,6 +77,12 @@ pub struct SessionOptions {
     /// from this machine's configuration leaks in.
     #[arg(long, value_name = "DIR")]
     pub codex_home: Option<PathBuf>,
+
+    /// The upstream Codex release to reproduce (`0.149`, `0.171`). Default: for `resume` and
+    /// `fork`, the release that wrote the rollout (its `session_meta.cli_version`, else its line
+    /// shapes); for `run`, the script's `codex_version`; else config.toml's, else the latest.
+    #[arg(long, value_name = "VERSION")]
+    pub codex_version: Option<CodexRelease>,
 }
 
 /// Play a session script and print every request it sends
@@ -420,10 +428,24 @@ fn next_turn_config(
         .into_iter()
         .collect();
     let surface = SettingsLayer::from_assignments(&surface_origin, &surface_settings, &base_dir)?;
+    // The release: `--codex-version`, else the one that wrote the rollout.
+    let release = match next.options.codex_version {
+        Some(release) => Some((release, "--codex-version".to_string())),
+        None => release_of_lines(rollout.lines.iter().map(|loaded| &loaded.line))
+            .map(|(release, why)| (release, format!("the rollout ({why})"))),
+    };
+    let release_layer = match &release {
+        Some((release, origin)) => SettingsLayer::from_assignments(
+            origin,
+            &[format!("codex_version=\"{}\"", release.name())],
+            &base_dir,
+        )?,
+        None => SettingsLayer::empty("the rollout's release"),
+    };
     let set = SettingsLayer::from_assignments("--set", &next.set, &base_dir)?;
     let config = load_continued_config(
         &recorded,
-        &[&cwd, &surface, &set],
+        &[&release_layer, &cwd, &surface, &set],
         &env.codex_home,
         env.host,
         &env.config_env,

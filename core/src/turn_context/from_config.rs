@@ -85,6 +85,7 @@ impl TurnContext {
             config.cwd.clone(),
         );
         turn.installation_id = identity.installation_id.clone();
+        turn.release = config.release;
         turn.personality = match personality_feature {
             PersonalityFeature::Enabled => config.effective_personality(),
             PersonalityFeature::Disabled => None,

@@ -269,6 +269,8 @@ pub struct TurnContext {
     pub provider_id: String,
     /// Whose turn metadata the thread's requests carry.
     pub client_surface: crate::request::ClientSurface,
+    /// The upstream release whose behaviour the turn reproduces.
+    pub release: codex_release::CodexRelease,
 }
 
 impl TurnContext {
@@ -348,8 +350,14 @@ impl TurnContext {
             web_search_mode: WebSearchMode::default(),
             provider_id: codex_config::DEFAULT_MODEL_PROVIDER_ID.to_string(),
             client_surface: crate::request::ClientSurface::CoreHarness,
+            release: codex_config::DEFAULT_RELEASE,
             model,
         }
+    }
+
+    /// What the turn's release does differently from the others.
+    pub fn profile(&self) -> &'static codex_release::ReleaseProfile {
+        self.release.profile()
     }
 
     /// Re-resolves the base instructions after the model, personality or overrides changed.

@@ -17,6 +17,7 @@ mod rollout_shape;
 mod scenario;
 mod table;
 
+use codex_release::CodexRelease;
 use std::path::Path;
 use std::path::PathBuf;
 use std::process::Command;
@@ -46,8 +47,16 @@ pub use table::render;
 use crate::ParityMode;
 use crate::error::XtaskError;
 
-/// The pinned releases: the one nearest the reference commit, and the latest.
-pub const VERSIONS: [&str; 2] = ["0.149.1", "0.171.0"];
+/// The pinned releases: the exact version each supported release was observed on.
+pub const VERSIONS: [&str; CodexRelease::ALL.len()] = {
+    let mut versions = [""; CodexRelease::ALL.len()];
+    let mut index = 0;
+    while index < versions.len() {
+        versions[index] = CodexRelease::ALL[index].observed_version();
+        index += 1;
+    }
+    versions
+};
 /// When set to `1`, a skipped run is a failure (CI).
 pub const REQUIRED_ENV: &str = "CODEX_REAL_REQUIRED";
 /// Each run folder's findings, by column.
@@ -95,9 +104,10 @@ pub fn run_real_codex(
 ) -> Result<RealCodexOutcome, XtaskError> {
     let started = Instant::now();
     let mut binaries = Vec::new();
-    for version in VERSIONS {
+    for release in CodexRelease::ALL {
+        let version = release.observed_version();
         match install::ensure_installed(&options.cache, version) {
-            Ok(binary) => binaries.push((version, binary)),
+            Ok(binary) => binaries.push((release, version, binary)),
             Err(unavailable) => {
                 return Ok(RealCodexOutcome::Skipped {
                     reason: unavailable.reason,
@@ -117,11 +127,18 @@ pub fn run_real_codex(
     let gaps = gaps::load_gaps(&root.join(GAPS_PATH))?;
     let runs_dir = options.target_dir.join("real-codex/runs");
     let mut runs = Vec::new();
-    for (version, binary) in &binaries {
+    for (release, version, binary) in &binaries {
         for scenario in &scenarios {
             let run_dir = runs_dir.join(version).join(&scenario.name);
             let run_started = Instant::now();
-            let outcome = run_one(binary, &codex_context, scenario, &run_dir, &catalog);
+            let outcome = run_one(
+                binary,
+                *release,
+                &codex_context,
+                scenario,
+                &run_dir,
+                &catalog,
+            );
             let summary = match &outcome {
                 Ok(cells) => {
                     let count: usize = cells
@@ -215,6 +232,7 @@ fn build_codex_context(root: &Path, target_dir: &Path) -> Result<PathBuf, XtaskE
 /// the comparison.
 fn run_one(
     binary: &Path,
+    release: CodexRelease,
     codex_context: &Path,
     scenario: &Scenario,
     run_dir: &Path,
@@ -241,7 +259,15 @@ fn run_one(
     // `send` reaches the same mock through config.toml's `mock` provider, which replays the
     // scenario's replies: the same input as the release's.
     mock.reset(&scenario.replies);
-    let ours = ours::run_ours(codex_context, scenario, run_dir, &cwd, &real, &mock);
+    let ours = ours::run_ours(
+        codex_context,
+        release,
+        scenario,
+        run_dir,
+        &cwd,
+        &real,
+        &mock,
+    );
     drop(mock);
     let prefix = run_dir.display().to_string();
     let normalise = |text: &str| normalise_text(text, &prefix);

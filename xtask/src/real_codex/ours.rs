@@ -17,6 +17,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+use codex_release::CodexRelease;
 use serde_json::Value;
 
 use super::mock::DEFAULT_REPLY_TEXT;
@@ -72,6 +73,7 @@ pub struct OursRun {
 /// which config.toml's provider names.
 pub fn run_ours(
     codex_context: &Path,
+    release: CodexRelease,
     scenario: &Scenario,
     run_dir: &Path,
     cwd: &Path,
@@ -87,7 +89,11 @@ pub fn run_ours(
     let Some(first) = scenario.steps.first() else {
         return OursRun::default();
     };
+    // The release is named for the requests `request` and `send` build; `session resume` finds
+    // it in the rollout it reads (`session_meta.cli_version`).
     let mut turn_args: Vec<String> = vec![
+        "--codex-version".into(),
+        release.name().into(),
         "--cwd".into(),
         cwd.display().to_string(),
         "--codex-home".into(),

@@ -1,0 +1,93 @@
+//! [`ReleaseProfile`]: one row per supported release, one field per behaviour that differs.
+//!
+//! Every field is a small enum named after the behaviour, never a version number, so the code
+//! that consults it reads as what it does. The two rows below are the only place that says
+//! which release does what.
+
+use crate::release::CodexRelease;
+
+/// Everything that differs between supported releases.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReleaseProfile {
+    pub release: CodexRelease,
+    /// Which bundled model catalog the release ships.
+    pub catalog: BundledCatalog,
+    /// Where the base instructions travel in a request that is not Responses Lite.
+    pub base_instructions: BaseInstructionsPlacement,
+    /// Where `stream` sits among the body's keys.
+    pub stream_key: StreamKeyPosition,
+    /// Whether the two items a Responses Lite body splices into `input` carry ids.
+    pub lite_prefix_ids: LitePrefixIdPolicy,
+    /// The `accept-encoding` header on `/responses`, if the release sends one.
+    pub accept_encoding: Option<&'static str>,
+}
+
+/// The model catalog a release bundles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BundledCatalog {
+    /// The catalog of 0.149.1 (and the reference commit): default `gpt-5.6-sol`.
+    V0_149,
+    /// The catalog of 0.171.0: default `gpt-6.2-sol`; no gpt-5.2 or gpt-5.4 models.
+    V0_171,
+}
+
+/// Where a non-Lite request carries the base instructions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BaseInstructionsPlacement {
+    /// The body's top-level `instructions` field.
+    InstructionsField,
+    /// A developer message at `input[0]` (and no `instructions` field), for every model.
+    DeveloperMessage,
+}
+
+/// Where `stream` is serialised in the request body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StreamKeyPosition {
+    /// `…, store, stream, include, …`.
+    AfterStore,
+    /// `model, stream, input, …`.
+    AfterModel,
+}
+
+/// Whether the spliced Responses Lite items (`additional_tools`, base instructions) carry ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LitePrefixIdPolicy {
+    /// No `id` on either item.
+    Omitted,
+    /// Ids derived from the thread (stable across retries and resumes).
+    Derived,
+}
+
+/// 0.149.1: the release nearest the reference commit.
+pub(crate) const V0_149: ReleaseProfile = ReleaseProfile {
+    release: CodexRelease::V0_149,
+    catalog: BundledCatalog::V0_149,
+    base_instructions: BaseInstructionsPlacement::InstructionsField,
+    stream_key: StreamKeyPosition::AfterStore,
+    lite_prefix_ids: LitePrefixIdPolicy::Omitted,
+    accept_encoding: None,
+};
+
+/// 0.171.0, observed with the released binary (`docs/releases.md`).
+pub(crate) const V0_171: ReleaseProfile = ReleaseProfile {
+    release: CodexRelease::V0_171,
+    catalog: BundledCatalog::V0_171,
+    base_instructions: BaseInstructionsPlacement::DeveloperMessage,
+    stream_key: StreamKeyPosition::AfterModel,
+    lite_prefix_ids: LitePrefixIdPolicy::Derived,
+    accept_encoding: Some("zstd,gzip"),
+};
+
+#[cfg(test)]
+mod tests {
+    use pretty_assertions::assert_eq;
+
+    use crate::CodexRelease;
+
+    #[test]
+    fn every_profile_names_its_own_release() {
+        for release in CodexRelease::ALL {
+            assert_eq!(release.profile().release, release);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+//! Which upstream release wrote a rollout, read from its lines.
+
+use codex_protocol::RolloutItem;
+use codex_protocol::RolloutLine;
+use codex_release::CodexRelease;
+use codex_release::RolloutEvidence;
+use codex_release::detect_release;
+
+/// Line types only newer releases write.
+const NEWER_LINE_TYPES: [&str; 1] = ["token_usage_record"];
+
+/// The release that wrote `lines` and why (see [`detect_release`]); `None` when nothing in
+/// them tells.
+pub fn release_of_lines<'a>(
+    lines: impl IntoIterator<Item = &'a RolloutLine>,
+) -> Option<(CodexRelease, String)> {
+    detect_release(&release_evidence(lines))
+}
+
+/// What `lines` tell about the release that wrote them.
+pub fn release_evidence<'a>(lines: impl IntoIterator<Item = &'a RolloutLine>) -> RolloutEvidence {
+    let mut evidence = RolloutEvidence::default();
+    for line in lines {
+        match &line.item {
+            RolloutItem::SessionMeta(meta) => {
+                if evidence.cli_version.is_none() {
+                    evidence.cli_version = meta.cli_version.clone();
+                }
+            }
+            RolloutItem::Other { line_type, .. } => {
+                evidence.newer_line_shapes |= NEWER_LINE_TYPES.contains(&line_type.as_str());
+            }
+            RolloutItem::ResponseItem(_)
+            | RolloutItem::TurnContext(_)
+            | RolloutItem::WorldState(_)
+            | RolloutItem::Compacted(_) => {}
+        }
+        if evidence.cli_version.is_some() && evidence.newer_line_shapes {
+            break;
+        }
+    }
+    evidence
+}
