@@ -23,6 +23,8 @@ const INSTRUCTIONS_ROLE: &str = "developer";
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Explanation {
     pub model: String,
+    /// The release profile the turn was assembled under (`0.171`).
+    pub release: String,
     pub instructions: InstructionsExplanation,
     pub items: Vec<ItemExplanation>,
     pub agents_md: Vec<AgentsMdFile>,
@@ -211,6 +213,11 @@ pub fn explain_first_turn(turn: &TurnContext, first: &FirstTurn) -> Explanation 
     };
     Explanation {
         model: turn.model.slug.clone(),
+        release: format!(
+            "{} (Codex CLI {})",
+            turn.release.name(),
+            turn.release.observed_version()
+        ),
         instructions,
         items,
         agents_md,
@@ -225,6 +232,7 @@ impl Explanation {
         let mut out = String::new();
         let instructions = &self.instructions;
         let _ = writeln!(out, "model: {}", self.model);
+        let _ = writeln!(out, "release profile: {}", self.release);
         let _ = writeln!(
             out,
             "base instructions: {} bytes, fingerprint {}, source: {}, provenance: {}, sent in {}",

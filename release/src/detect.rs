@@ -17,7 +17,13 @@ pub fn detect_release(evidence: &RolloutEvidence) -> Option<(CodexRelease, Strin
     if let Some(version) = evidence.cli_version.as_deref()
         && let Some(release) = CodexRelease::of_cli_version(version)
     {
-        return Some((release, format!("session_meta.cli_version is {version}")));
+        let why = match CodexRelease::predates_every_release(version) {
+            true => {
+                format!("session_meta.cli_version is {version}, older than every supported release")
+            }
+            false => format!("session_meta.cli_version is {version}"),
+        };
+        return Some((release, why));
     }
     evidence.newer_line_shapes.then(|| {
         (
@@ -44,6 +50,22 @@ mod tests {
             Some((
                 CodexRelease::V0_149,
                 "session_meta.cli_version is 0.149.1".to_string()
+            ))
+        );
+    }
+
+    #[test]
+    fn an_older_version_takes_the_oldest_release_and_says_so() {
+        let evidence = RolloutEvidence {
+            cli_version: Some("0.36.0".to_string()),
+            newer_line_shapes: false,
+        };
+        assert_eq!(
+            detect_release(&evidence),
+            Some((
+                CodexRelease::V0_149,
+                "session_meta.cli_version is 0.36.0, older than every supported release"
+                    .to_string()
             ))
         );
     }

@@ -67,6 +67,17 @@ impl CodexRelease {
             .join(", ")
     }
 
+    /// Whether `version` is older than the oldest supported release.
+    pub fn predates_every_release(version: &str) -> bool {
+        match (
+            major_minor(version),
+            major_minor(Self::ALL[0].observed_version()),
+        ) {
+            (Some(given), Some(oldest)) => given < oldest,
+            (None, _) | (_, None) => false,
+        }
+    }
+
     /// The supported release that a CLI version (`0.171.0`, `0.160.2-alpha.1`) behaves like:
     /// the newest supported release not newer than it, or the oldest one for anything older.
     /// `None` when `version` is not a version number.

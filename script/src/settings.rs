@@ -58,6 +58,12 @@ pub struct SettingsLayer {
 }
 
 impl SettingsLayer {
+    /// This layer with `later`'s values set after its own (they win where both set a key).
+    pub fn then(mut self, later: &SettingsLayer) -> Self {
+        self.overrides.extend(later.overrides.iter().cloned());
+        self
+    }
+
     /// A layer that sets nothing; `origin` names it in messages.
     pub fn empty(origin: impl Into<String>) -> Self {
         Self {

@@ -12,6 +12,9 @@ use codex_inspect::parse_compare_input;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 
+use codex_release::CodexRelease;
+
+use super::compare_releases::play_under_releases;
 use crate::catalog::CatalogArgs;
 use crate::input;
 
@@ -31,14 +34,24 @@ const EXIT_DIFFERENT: u8 = 1;
 /// are rebuilt as `inspect` does; when both sides are rollouts their line sequences are compared
 /// too. Exits 0 when structurally equal, 1 when
 /// different, 2 on bad input.
+///
+/// With `--codex-version` given twice, compare takes one session script instead (`session
+/// run`'s format, e.g. one of `examples/upstream/`), plays it under each release's profile and
+/// compares what the two would send and record: what the newer release changed in what the
+/// model sees.
 #[derive(Debug, clap::Args)]
 pub struct CompareArgs {
-    /// The first input.
+    /// The first input (with two `--codex-version`s: the session script).
     #[arg(value_name = "A")]
     pub a: PathBuf,
-    /// The second input.
+    /// The second input (none with two `--codex-version`s).
     #[arg(value_name = "B")]
-    pub b: PathBuf,
+    pub b: Option<PathBuf>,
+    /// Once: the release whose profile rebuilds rollouts' requests (default: the release that
+    /// wrote each rollout). Twice: play the session script A under both releases and compare
+    /// them (A is the first release, B the second).
+    #[arg(long, value_name = "VERSION")]
+    pub codex_version: Vec<CodexRelease>,
     /// `text`: one line per difference and a summary line; `json`: the whole report.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
@@ -72,16 +85,31 @@ pub struct Comparison {
 }
 
 pub fn run(args: &CompareArgs) -> anyhow::Result<Comparison> {
-    let catalog = args.catalog.load(&TemplateSet::embedded())?;
-    let a = load(&args.a, &catalog)?;
-    let b = load(&args.b, &catalog)?;
     let prose = match args.prose {
         ProseArg::Ignore => ProseMode::Ignore,
         ProseArg::Show => ProseMode::Show,
     };
+    let (heading, a, b) = match (args.codex_version.as_slice(), &args.b) {
+        ([first, second], None) => {
+            let played = play_under_releases(&args.a, [*first, *second], &args.catalog)?;
+            (Some(played.heading), played.a, played.b)
+        }
+        ([_, _], Some(_)) => anyhow::bail!(
+            "two --codex-version values compare one session script under both releases: give \
+             the script only, not a second input"
+        ),
+        ([] | [_], None) => anyhow::bail!(
+            "compare needs two inputs, or one session script with --codex-version given twice"
+        ),
+        ([] | [_], Some(b)) => {
+            let catalog = args.catalog.load(&TemplateSet::embedded())?;
+            (None, load(&args.a, &catalog)?, load(b, &catalog)?)
+        }
+        (_, _) => anyhow::bail!("--codex-version is given at most twice"),
+    };
     let report = compare_inputs(&a, &b, prose);
     let output = match args.format {
-        OutputFormat::Text => report.render_text(),
+        OutputFormat::Text => heading.unwrap_or_default() + &report.render_text(),
         OutputFormat::Json => serde_json::to_string_pretty(&report)? + "\n",
     };
     let exit_code = if report.is_structurally_equal() {

@@ -9,6 +9,7 @@ use codex_inspect::render_html;
 use codex_inspect::render_json;
 use codex_inspect::render_text;
 use codex_prompts::TemplateSet;
+use codex_release::CodexRelease;
 use codex_utils_fs::write_atomic;
 
 use crate::catalog::CatalogArgs;
@@ -45,6 +46,12 @@ pub struct InspectArgs {
 
     #[command(flatten)]
     pub catalog: CatalogArgs,
+
+    /// The upstream Codex release whose profile rebuilds the requests (`0.149`, `0.171`).
+    /// Default: the release that wrote the rollout (its `session_meta.cli_version`, else its
+    /// line shapes), else the latest.
+    #[arg(long, value_name = "VERSION")]
+    pub codex_version: Option<CodexRelease>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -67,7 +74,11 @@ pub fn run(args: &InspectArgs) -> anyhow::Result<String> {
         check_output("--out", out, &inputs, replacing)?;
     }
     let catalog = args.catalog.load(&TemplateSet::embedded())?;
-    let inspection = inspect_file(&args.rollout, &InspectOptions::new(&catalog))
+    let options = InspectOptions {
+        release: args.codex_version,
+        ..InspectOptions::new(&catalog)
+    };
+    let inspection = inspect_file(&args.rollout, &options)
         .with_context(|| format!("cannot inspect {}", args.rollout.display()))?;
     let report = match args.format {
         InspectFormat::Text => render_text(&inspection),

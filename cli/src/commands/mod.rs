@@ -3,6 +3,7 @@
 //! and turns errors into the one-line message and exit code 2.
 
 pub mod compare;
+mod compare_releases;
 pub mod explain;
 pub mod fingerprint;
 pub mod inspect;

@@ -248,7 +248,15 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
     if !args.live {
         args.endpoint.reject_unused("--live")?;
     }
-    let script = Script::load(&args.script)?;
+    let mut script = Script::load(&args.script)?;
+    if let Some(release) = args.options.codex_version {
+        let flag = SettingsLayer::from_assignments(
+            "--codex-version",
+            &[format!("codex_version=\"{}\"", release.name())],
+            &script.base_dir,
+        )?;
+        script.session = script.session.then(&flag);
+    }
     let script_catalog = script.session.path("model_catalog");
     let sink = match &args.rollout {
         Some(path) => {
@@ -374,7 +382,7 @@ fn fork(args: &ForkArgs) -> anyhow::Result<String> {
 
 /// Templates, catalog, CODEX_HOME and process environment; `current_dir` replaces the
 /// process's working directory (the folder a script's settings are relative to).
-fn environment(
+pub(crate) fn environment(
     options: &SessionOptions,
     script_catalog: Option<PathBuf>,
     current_dir: Option<PathBuf>,

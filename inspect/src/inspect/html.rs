@@ -73,6 +73,12 @@ pub fn render_html(inspection: &Inspection) -> Result<String, InspectError> {
         inspection.rollout_lines,
         inspection.requests.len()
     );
+    let _ = writeln!(
+        page,
+        "<p class=\"meta\">release profile: {} ({})</p>",
+        escape(&inspection.release.name),
+        escape(&inspection.release.chosen_because)
+    );
     if let Some(base) = &inspection.base_instructions {
         let _ = writeln!(
             page,

@@ -38,13 +38,16 @@ mod walk;
 use client_metadata::RecordedThread;
 use std::path::Path;
 
+use codex_config::DEFAULT_RELEASE;
 use codex_core::ModelProviderKind;
 use codex_models_manager::ModelCatalog;
 use codex_protocol::BaseInstructions;
 use codex_protocol::BaseInstructionsProvenance;
 use codex_protocol::rollout::RolloutItem;
+use codex_release::CodexRelease;
 use codex_rollout::LoadedRollout;
 use codex_rollout::read_rollout_for_replay;
+use codex_rollout::release_of_lines;
 
 pub use error::InspectError;
 pub use html::render_html;
@@ -59,6 +62,7 @@ pub use model::InstructionsReport;
 pub use model::ItemReport;
 pub use model::PrefixBreak;
 pub use model::Recognition;
+pub use model::ReleaseReport;
 pub use model::RequestKind;
 pub use model::RequestReport;
 pub use model::SectionChange;
@@ -88,6 +92,8 @@ pub struct InspectOptions<'a> {
     /// Overrides the provider family `session_meta.model_provider` names; it decides which item
     /// metadata the provider receives.
     pub provider: Option<ModelProviderKind>,
+    /// Overrides the release detected from the rollout (`--codex-version`).
+    pub release: Option<CodexRelease>,
 }
 
 impl<'a> InspectOptions<'a> {
@@ -95,13 +101,33 @@ impl<'a> InspectOptions<'a> {
         Self {
             catalog,
             provider: None,
+            release: None,
         }
+    }
+}
+
+/// The release whose profile rebuilds `loaded`'s requests: the one asked for, else the one that
+/// wrote the rollout, else the default; with the reason, as reports print it.
+pub fn release_for_rollout(
+    loaded: &LoadedRollout,
+    asked: Option<CodexRelease>,
+) -> (CodexRelease, String) {
+    if let Some(release) = asked {
+        return (release, "--codex-version".to_string());
+    }
+    match release_of_lines(loaded.lines.iter().map(|loaded| &loaded.line)) {
+        Some((release, why)) => (release, why),
+        None => (
+            DEFAULT_RELEASE,
+            "nothing in the rollout names its release: the default".to_string(),
+        ),
     }
 }
 
 /// What the rollout says about the thread as a whole.
 struct ThreadFacts {
     thread_id: Option<String>,
+    release: (CodexRelease, String),
     base_instructions: Option<BaseInstructions>,
     provider: ModelProviderKind,
     warnings: Vec<String>,
@@ -116,6 +142,7 @@ fn thread_facts(loaded: &LoadedRollout, options: &InspectOptions<'_>) -> ThreadF
         | RolloutItem::Compacted(_)
         | RolloutItem::Other { .. } => None,
     });
+    let release = release_for_rollout(loaded, options.release);
     let mut warnings: Vec<String> = loaded
         .warnings
         .iter()
@@ -127,6 +154,7 @@ fn thread_facts(loaded: &LoadedRollout, options: &InspectOptions<'_>) -> ThreadF
         );
         return ThreadFacts {
             thread_id: None,
+            release,
             base_instructions: None,
             provider: options.provider.unwrap_or_default(),
             warnings,
@@ -150,6 +178,7 @@ fn thread_facts(loaded: &LoadedRollout, options: &InspectOptions<'_>) -> ThreadF
     }
     ThreadFacts {
         thread_id: Some(meta.id.clone()),
+        release,
         base_instructions,
         provider: options.provider.unwrap_or_else(|| {
             meta.model_provider.as_deref().map_or_else(
@@ -229,6 +258,10 @@ fn inspect(
     let (requests, timeline) = inspector.finish();
     Ok(Inspection {
         thread_id: facts.thread_id,
+        release: ReleaseReport {
+            name: facts.release.0.name().to_string(),
+            chosen_because: facts.release.1,
+        },
         rollout_lines,
         base_instructions,
         requests,

@@ -10,12 +10,23 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Inspection {
     pub thread_id: Option<String>,
+    /// The upstream release whose profile rebuilt the requests, and why it was chosen.
+    pub release: ReleaseReport,
     /// Lines that parsed (damaged lines are in `warnings`).
     pub rollout_lines: usize,
     pub base_instructions: Option<InstructionsReport>,
     pub requests: Vec<RequestReport>,
     pub timeline: Vec<TimelineTurn>,
     pub warnings: Vec<String>,
+}
+
+/// The release profile an inspection used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReleaseReport {
+    /// `0.149`, `0.171`.
+    pub name: String,
+    /// Why: `--codex-version`, what the rollout records, or the default.
+    pub chosen_because: String,
 }
 
 /// The base instructions recorded in `session_meta`.

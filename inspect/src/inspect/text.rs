@@ -34,6 +34,11 @@ pub fn render_text(inspection: &Inspection) -> String {
         inspection.rollout_lines,
         inspection.requests.len()
     );
+    let _ = writeln!(
+        out,
+        "release profile: {} ({})",
+        inspection.release.name, inspection.release.chosen_because
+    );
     match &inspection.base_instructions {
         Some(base) => {
             let _ = writeln!(
