@@ -43,8 +43,10 @@ use codex_models_manager::ModelCatalog;
 use codex_protocol::BaseInstructions;
 use codex_protocol::BaseInstructionsProvenance;
 use codex_protocol::rollout::RolloutItem;
+use codex_release::CodexRelease;
 use codex_rollout::LoadedRollout;
 use codex_rollout::read_rollout_for_replay;
+use codex_rollout::release_of_lines;
 
 pub use error::InspectError;
 pub use html::render_html;
@@ -104,10 +106,14 @@ struct ThreadFacts {
     thread_id: Option<String>,
     base_instructions: Option<BaseInstructions>,
     provider: ModelProviderKind,
+    /// The release that wrote the rollout (the default release when nothing tells).
+    release: CodexRelease,
     warnings: Vec<String>,
 }
 
 fn thread_facts(loaded: &LoadedRollout, options: &InspectOptions<'_>) -> ThreadFacts {
+    let release = release_of_lines(loaded.lines.iter().map(|loaded| &loaded.line))
+        .map_or(codex_config::DEFAULT_RELEASE, |(release, _)| release);
     let meta = loaded.items().find_map(|item| match item {
         RolloutItem::SessionMeta(meta) => Some(meta),
         RolloutItem::ResponseItem(_)
@@ -129,6 +135,7 @@ fn thread_facts(loaded: &LoadedRollout, options: &InspectOptions<'_>) -> ThreadF
             thread_id: None,
             base_instructions: None,
             provider: options.provider.unwrap_or_default(),
+            release,
             warnings,
         };
     };
@@ -157,6 +164,7 @@ fn thread_facts(loaded: &LoadedRollout, options: &InspectOptions<'_>) -> ThreadF
                 ModelProviderKind::from_provider_id,
             )
         }),
+        release,
         warnings,
     }
 }
@@ -171,6 +179,7 @@ fn request_setups<'c>(facts: &ThreadFacts, options: &InspectOptions<'c>) -> Requ
             .unwrap_or_default(),
         facts.thread_id.clone().unwrap_or_default(),
         facts.provider,
+        facts.release,
     )
 }
 
@@ -246,7 +255,7 @@ pub fn rebuild_requests(
     let mut rebuilder = Rebuilder {
         setups: request_setups(&facts, options),
         thread: loaded.items().find_map(|item| match item {
-            RolloutItem::SessionMeta(meta) => Some(RecordedThread::of(meta)),
+            RolloutItem::SessionMeta(meta) => Some(RecordedThread::of(meta, facts.release)),
             RolloutItem::ResponseItem(_)
             | RolloutItem::TurnContext(_)
             | RolloutItem::WorldState(_)
