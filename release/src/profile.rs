@@ -21,6 +21,8 @@ pub struct ReleaseProfile {
     pub lite_prefix: LitePrefixPlacement,
     /// Which keys the turn metadata (`x-codex-turn-metadata`) has.
     pub turn_metadata: TurnMetadataKeys,
+    /// The `session_meta.cli_version` a rollout `send` writes records.
+    pub recorded_cli_version: RecordedCliVersion,
     /// The `accept-encoding` header on `/responses`, if the release sends one.
     pub accept_encoding: Option<&'static str>,
 }
@@ -63,6 +65,16 @@ pub enum LitePrefixPlacement {
     RecordedInHistory,
 }
 
+/// What `send` records as `session_meta.cli_version`, which `session resume` reads the
+/// release back from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RecordedCliVersion {
+    /// This project's own version (read back as the oldest release).
+    ThisProject,
+    /// The release's observed version (`0.171.0`).
+    Observed,
+}
+
 /// The keys of the turn metadata JSON (`client_metadata["x-codex-turn-metadata"]` and the
 /// `x-codex-turn-metadata` header).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -84,6 +96,7 @@ pub(crate) const V0_149: ReleaseProfile = ReleaseProfile {
     stream_key: StreamKeyPosition::AfterStore,
     lite_prefix: LitePrefixPlacement::SplicedWithoutIds,
     turn_metadata: TurnMetadataKeys::Base,
+    recorded_cli_version: RecordedCliVersion::ThisProject,
     accept_encoding: None,
 };
 
@@ -95,6 +108,7 @@ pub(crate) const V0_171: ReleaseProfile = ReleaseProfile {
     stream_key: StreamKeyPosition::AfterModel,
     lite_prefix: LitePrefixPlacement::RecordedInHistory,
     turn_metadata: TurnMetadataKeys::WithTurnSettings,
+    recorded_cli_version: RecordedCliVersion::Observed,
     accept_encoding: Some("zstd,gzip"),
 };
 
