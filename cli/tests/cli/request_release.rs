@@ -63,7 +63,14 @@ fn summary(body: &Value) -> String {
             .as_array()
             .and_then(|content| content.first())
             .and_then(|part| part["text"].as_str())
-            .map(|text| text.lines().next().unwrap_or_default().chars().take(50).collect())
+            .map(|text| {
+                text.lines()
+                    .next()
+                    .unwrap_or_default()
+                    .chars()
+                    .take(50)
+                    .collect()
+            })
             .unwrap_or_else(|| format!("{} tools", item["tools"].as_array().map_or(0, Vec::len)));
         lines.push(format!(
             "input[{index}]: {} {} {} | {first_line}",
