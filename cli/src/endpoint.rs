@@ -153,6 +153,7 @@ impl TurnResponder for LiveReplies {
                     turn_metadata: metadata.map(|metadata| metadata.turn_metadata.clone()),
                     beta_features: None,
                     responses_lite,
+                    accept_encoding: None,
                     extra: Vec::new(),
                 };
                 let completed = self.runtime.block_on(self.client.send(

@@ -302,6 +302,9 @@ pub struct RequestHeaders {
     /// `x-codex-beta-features`: comma-separated feature keys.
     pub beta_features: Option<String>,
     pub responses_lite: ResponsesLite,
+    /// `accept-encoding` on `/responses` (e.g. `zstd,gzip`); gzip and zstd bodies are then
+    /// decoded. `None` sends none and takes bodies as they come.
+    pub accept_encoding: Option<String>,
     /// Further headers, sent as given after the standard ones (e.g. `x-codex-turn-state`).
     pub extra: Vec<(String, String)>,
 }

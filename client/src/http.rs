@@ -8,6 +8,7 @@ use codex_protocol::openai_models::ModelsResponse;
 use reqwest::StatusCode;
 use reqwest::Url;
 use reqwest::header::ACCEPT;
+use reqwest::header::ACCEPT_ENCODING;
 use reqwest::header::AUTHORIZATION;
 use reqwest::header::CONTENT_TYPE;
 use reqwest::header::ETAG;
@@ -73,10 +74,21 @@ pub enum ModelsFetch {
     NotModified,
 }
 
+/// Whether a client decodes compressed response bodies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Compression {
+    Identity,
+    Decoded,
+}
+
 /// A client for one Responses API provider. Cheap to clone; clones share connections.
 #[derive(Debug, Clone)]
 pub struct ResponsesClient {
+    /// Sends no `accept-encoding` and decodes nothing.
     http: reqwest::Client,
+    /// Decodes gzip and zstd bodies: for requests that ask for them
+    /// ([`RequestHeaders::accept_encoding`]).
+    decoding_http: reqwest::Client,
     config: Arc<ClientConfig>,
     responses_url: Url,
     models_url: Url,
@@ -105,16 +117,27 @@ impl ResponsesClient {
         };
         let responses_url = with_query(endpoint("responses")?);
         let models_url = with_query(endpoint("models")?);
-        let builder = match proxy_use(&responses_url) {
-            ProxyUse::Environment => reqwest::Client::builder(),
-            ProxyUse::Direct => reqwest::Client::builder().no_proxy(),
+        let builder = |compression: Compression| {
+            let builder = match proxy_use(&responses_url) {
+                ProxyUse::Environment => reqwest::Client::builder(),
+                ProxyUse::Direct => reqwest::Client::builder().no_proxy(),
+            };
+            let decodes = match compression {
+                Compression::Identity => false,
+                Compression::Decoded => true,
+            };
+            builder
+                .connect_timeout(config.connect_timeout)
+                .gzip(decodes)
+                .zstd(decodes)
+                .build()
+                .map_err(|error| ClientError::ClientSetup(error.to_string()))
         };
-        let http = builder
-            .connect_timeout(config.connect_timeout)
-            .build()
-            .map_err(|error| ClientError::ClientSetup(error.to_string()))?;
+        let http = builder(Compression::Identity)?;
+        let decoding_http = builder(Compression::Decoded)?;
         Ok(Self {
             http,
+            decoding_http,
             config: Arc::new(config),
             responses_url,
             models_url,
@@ -315,6 +338,15 @@ impl ResponsesClient {
                 headers.insert(HeaderName::from_static(name), header_value(name, value)?);
             }
         }
+        // reqwest sends `accept-encoding` only on the decoding client, and only the one given
+        // here (it adds its own only where none is set).
+        let http = match &request_headers.accept_encoding {
+            Some(encodings) => {
+                headers.insert(ACCEPT_ENCODING, header_value("accept-encoding", encodings)?);
+                &self.decoding_http
+            }
+            None => &self.http,
+        };
         match request_headers.responses_lite {
             ResponsesLite::On => {
                 headers.insert(
@@ -333,8 +365,7 @@ impl ResponsesClient {
         let max_retries = self.config.request_max_retries;
         let mut retry = 0;
         loop {
-            let request = self
-                .http
+            let request = http
                 .post(self.responses_url.clone())
                 .headers(headers.clone())
                 .body(body.as_bytes().to_vec())

@@ -54,6 +54,7 @@ fn session_headers(responses_lite: ResponsesLite) -> RequestHeaders {
         turn_metadata: Some("{\"turn_id\":\"turn-1\"}".to_string()),
         beta_features: Some("remote_compaction_v2".to_string()),
         responses_lite,
+        accept_encoding: None,
         extra: vec![("x-codex-turn-state".to_string(), "sticky-1".to_string())],
     }
 }

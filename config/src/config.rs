@@ -174,6 +174,8 @@ pub struct Config {
     /// The upstream release whose behaviour the session reproduces (`codex_version`,
     /// `--codex-version`; default [`DEFAULT_RELEASE`]).
     pub release: CodexRelease,
+    /// `[analytics] enabled` (upstream's default: enabled).
+    pub analytics_enabled: bool,
     pub warnings: Vec<ConfigWarning>,
 }
 
@@ -389,6 +391,11 @@ impl Config {
             home_dir: env.home_dir.clone(),
             extension_host: flags.extension_host,
             release: merged.codex_version.unwrap_or(DEFAULT_RELEASE),
+            analytics_enabled: merged
+                .analytics
+                .as_ref()
+                .and_then(|analytics| analytics.enabled)
+                .unwrap_or(true),
             warnings,
             codex_home,
         })

@@ -36,6 +36,7 @@ pub use environment::DEFAULT_TIMEZONE;
 pub use overrides::CliOverride;
 pub use overrides::ConfigFile;
 pub use overrides::ConfigOverrides;
+pub use toml_layer::AnalyticsToml;
 pub use toml_layer::ConfigToml;
 pub use toml_layer::KNOWN_KEYS;
 pub use toml_layer::ModelProviderTable;

@@ -26,6 +26,7 @@ use crate::known_keys::config_key_status;
 /// Every top-level key [`ConfigToml`] has a field for. Which keys are valid at all (upstream's
 /// too) is the table of [`config_key_status`](crate::config_key_status).
 pub const KNOWN_KEYS: &[&str] = &[
+    "analytics",
     "approval_policy",
     "base_instructions",
     "codex_version",
@@ -105,6 +106,15 @@ pub struct ConfigToml {
     pub skills: Option<SkillsToml>,
     /// This project's key: the upstream release whose behaviour to reproduce (`0.149`, `0.171`).
     pub codex_version: Option<CodexRelease>,
+    /// `[analytics]`: whether the client reports usage analytics (the turn metadata says so).
+    pub analytics: Option<AnalyticsToml>,
+}
+
+/// `[analytics]`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AnalyticsToml {
+    pub enabled: Option<bool>,
 }
 
 /// `approval_policy`: a policy name, read as [`AskForApproval`]'s `FromStr` reads it (an unknown
@@ -328,6 +338,7 @@ impl ConfigToml {
             current_time_reminder_interval,
             skills,
             codex_version,
+            analytics,
         } = higher;
         let features = match (self.features, features) {
             (Some(mut lower), Some(higher)) => {
@@ -380,6 +391,12 @@ impl ConfigToml {
             current_time_reminder_interval: current_time_reminder_interval
                 .or(self.current_time_reminder_interval),
             codex_version: codex_version.or(self.codex_version),
+            analytics: match (self.analytics, analytics) {
+                (Some(lower), Some(higher)) => Some(AnalyticsToml {
+                    enabled: higher.enabled.or(lower.enabled),
+                }),
+                (lower, higher) => higher.or(lower),
+            },
             skills: match (self.skills, skills) {
                 (Some(lower), Some(higher)) => Some(lower.overlay(higher)),
                 (lower, higher) => higher.or(lower),

@@ -7,6 +7,7 @@ use codex_config::DEFAULT_RELEASE;
 use codex_release::CodexRelease;
 use std::collections::BTreeSet;
 
+use codex_config::AnalyticsToml;
 use codex_config::BundledSkills;
 use codex_config::CliOverride;
 use codex_config::Config;
@@ -92,6 +93,7 @@ fn defaults_apply_without_a_config_file() {
             home_dir: Some(fixture.home.path().to_path_buf()),
             extension_host: ExtensionHost::Library,
             release: DEFAULT_RELEASE,
+            analytics_enabled: true,
             warnings: Vec::new(),
         }
     );
@@ -128,6 +130,9 @@ current_time_reminder_interval = 3600
 
 [skills]
 include_instructions = false
+
+[analytics]
+enabled = false
 
 [features]
 personality = false
@@ -189,6 +194,7 @@ child_agents_md = true
             home_dir: Some(fixture.home.path().to_path_buf()),
             extension_host: ExtensionHost::Library,
             release: DEFAULT_RELEASE,
+            analytics_enabled: false,
             warnings: Vec::new(),
         }
     );
@@ -226,6 +232,9 @@ fn known_keys_are_exactly_the_config_toml_fields() {
         current_time_reminder_interval: Some(1),
         skills: Some(SkillsToml::default()),
         codex_version: Some(CodexRelease::V0_171),
+        analytics: Some(AnalyticsToml {
+            enabled: Some(true),
+        }),
     };
     let table = toml::Table::try_from(&full).unwrap();
     let fields: BTreeSet<&str> = table.keys().map(String::as_str).collect();

@@ -18,6 +18,7 @@ use crate::request::ContentItemKindsPolicy;
 use crate::request::ResponsesRequest;
 use crate::request::TurnRequestError;
 use crate::request::build_turn_request;
+use crate::request::recorded_lite_prefix;
 use crate::request::stamp_recorded_item;
 use crate::tools::ToolSpec;
 use crate::turn_context::TurnContext;
@@ -69,6 +70,8 @@ pub enum FirstTurnError {
     WorldState(#[from] WorldStateError),
     #[error(transparent)]
     Request(#[from] TurnRequestError),
+    #[error("could not serialize the tool catalog: {0}")]
+    ToolCatalog(#[source] serde_json::Error),
 }
 
 /// Builds the first request of a thread for `turn`, offering `tools` (usually
@@ -83,7 +86,9 @@ pub fn build_first_turn_request(
     let world_state = build_world_state_for_step(turn, templates)?;
     let context = build_initial_context_with_world_state(turn, &world_state, templates);
 
-    let mut input = Vec::new();
+    // A release that records the Lite items in history has them first in the input; otherwise
+    // the request builder splices them in front. Their origins are the same either way.
+    let mut input = recorded_lite_prefix(turn, &tools, ids).map_err(FirstTurnError::ToolCatalog)?;
     let mut item_origins = Vec::new();
     if turn.model.use_responses_lite {
         item_origins.push(RequestItemOrigin {

@@ -16,8 +16,13 @@ pub struct ReleaseProfile {
     pub base_instructions: BaseInstructionsPlacement,
     /// Where `stream` sits among the body's keys.
     pub stream_key: StreamKeyPosition,
-    /// Whether the two items a Responses Lite body splices into `input` carry ids.
-    pub lite_prefix_ids: LitePrefixIdPolicy,
+    /// Where a Responses Lite body's `additional_tools` item and base-instructions message
+    /// come from, and whether they carry ids.
+    pub lite_prefix: LitePrefixPlacement,
+    /// Which keys the turn metadata (`x-codex-turn-metadata`) has.
+    pub turn_metadata: TurnMetadataKeys,
+    /// The `session_meta.cli_version` a rollout `send` writes records.
+    pub recorded_cli_version: RecordedCliVersion,
     /// The `accept-encoding` header on `/responses`, if the release sends one.
     pub accept_encoding: Option<&'static str>,
 }
@@ -36,7 +41,8 @@ pub enum BundledCatalog {
 pub enum BaseInstructionsPlacement {
     /// The body's top-level `instructions` field.
     InstructionsField,
-    /// A developer message at `input[0]` (and no `instructions` field), for every model.
+    /// A developer message at `input[0]` (and no `instructions` field), for every model: built
+    /// for each request, not recorded, its id a UUIDv5 name of the thread and the text.
     DeveloperMessage,
 }
 
@@ -49,13 +55,37 @@ pub enum StreamKeyPosition {
     AfterModel,
 }
 
-/// Whether the spliced Responses Lite items (`additional_tools`, base instructions) carry ids.
+/// Where the Responses Lite items (`additional_tools`, base instructions) come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum LitePrefixIdPolicy {
-    /// No `id` on either item.
-    Omitted,
-    /// Ids derived from the thread (stable across retries and resumes).
-    Derived,
+pub enum LitePrefixPlacement {
+    /// Spliced in front of every request's input, without ids, and never recorded.
+    SplicedWithoutIds,
+    /// The first two items of a new thread's history: drawn ids (`at_…`, `msg_…`) like every
+    /// other item of the initial context, recorded as `response_item` lines, sent from history.
+    RecordedInHistory,
+}
+
+/// What `send` records as `session_meta.cli_version`, which `session resume` reads the
+/// release back from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RecordedCliVersion {
+    /// This project's own version (read back as the oldest release).
+    ThisProject,
+    /// The release's observed version (`0.171.0`).
+    Observed,
+}
+
+/// The keys of the turn metadata JSON (`client_metadata["x-codex-turn-metadata"]` and the
+/// `x-codex-turn-metadata` header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TurnMetadataKeys {
+    /// Ids, request kind, sandbox, workspaces and start time; `codex exec` sends no
+    /// `context_window_id`.
+    Base,
+    /// The base keys plus `window_number`, `context_window_id` (always),
+    /// `history_initialization`, `turn_trigger`, `analytics_enabled`, and on turn requests the
+    /// `model` and its `reasoning_effort` (absent when the model has none).
+    WithTurnSettings,
 }
 
 /// 0.149.1: the release nearest the reference commit.
@@ -64,7 +94,9 @@ pub(crate) const V0_149: ReleaseProfile = ReleaseProfile {
     catalog: BundledCatalog::V0_149,
     base_instructions: BaseInstructionsPlacement::InstructionsField,
     stream_key: StreamKeyPosition::AfterStore,
-    lite_prefix_ids: LitePrefixIdPolicy::Omitted,
+    lite_prefix: LitePrefixPlacement::SplicedWithoutIds,
+    turn_metadata: TurnMetadataKeys::Base,
+    recorded_cli_version: RecordedCliVersion::ThisProject,
     accept_encoding: None,
 };
 
@@ -74,7 +106,9 @@ pub(crate) const V0_171: ReleaseProfile = ReleaseProfile {
     catalog: BundledCatalog::V0_171,
     base_instructions: BaseInstructionsPlacement::DeveloperMessage,
     stream_key: StreamKeyPosition::AfterModel,
-    lite_prefix_ids: LitePrefixIdPolicy::Derived,
+    lite_prefix: LitePrefixPlacement::RecordedInHistory,
+    turn_metadata: TurnMetadataKeys::WithTurnSettings,
+    recorded_cli_version: RecordedCliVersion::Observed,
     accept_encoding: Some("zstd,gzip"),
 };
 

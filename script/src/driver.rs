@@ -14,6 +14,7 @@ use codex_config::Config;
 use codex_config::ConfigEnv;
 use codex_config::ExtensionHost;
 use codex_core::ContentItemKindsPolicy;
+use codex_core::HistoryInitialization;
 use codex_core::IdGenerator;
 use codex_core::PreviousTurnSettings;
 use codex_core::ResponsesRequest;
@@ -160,6 +161,8 @@ pub struct ScriptedSession<'env> {
     /// The thread's token usage so far (the last `token_count` info); a resumed thread goes on
     /// from the one its rollout recorded last.
     token_usage: Option<TokenUsageInfo>,
+    /// Whether this session started the thread or read it back from its rollout.
+    history_initialization: HistoryInitialization,
 }
 
 impl std::fmt::Debug for ScriptedSession<'_> {
@@ -218,6 +221,7 @@ impl<'env> ScriptedSession<'env> {
             events: EventState::default(),
             earlier_lines: Vec::new(),
             token_usage: None,
+            history_initialization: HistoryInitialization::New,
         })
     }
 
@@ -242,6 +246,7 @@ impl<'env> ScriptedSession<'env> {
         )?;
         let mut session =
             Self::continue_from(env, ids, drawn, &rollout.lines, reconstructed, sink, mode)?;
+        session.history_initialization = HistoryInitialization::ColdResume;
         session.earlier_lines = rollout
             .lines
             .iter()
@@ -428,6 +433,7 @@ impl<'env> ScriptedSession<'env> {
             events,
             earlier_lines: Vec::new(),
             token_usage,
+            history_initialization: HistoryInitialization::New,
         })
     }
 
@@ -535,6 +541,7 @@ impl<'env> ScriptedSession<'env> {
         turn.previous_turn = self.previous_turn.clone();
         turn.git_attribution = self.git_attribution.clone();
         turn.client_surface = self.client_surface;
+        turn.history_initialization = self.history_initialization;
         Ok(turn)
     }
 

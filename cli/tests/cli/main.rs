@@ -23,6 +23,7 @@ mod output_safety;
 mod readme;
 mod real_codex;
 mod request;
+mod request_release;
 mod request_tools;
 mod resume_elsewhere;
 mod send;

@@ -45,8 +45,9 @@ impl std::fmt::Debug for WorldStateUpdate {
 }
 
 /// Whether an item belongs in model-visible history: everything the Responses API accepts as
-/// input except `system` messages. Tool catalogs (`additional_tools`) are rebuilt per request
-/// and unmodelled items are not sent back.
+/// input except `system` messages. Unmodelled items are not sent back. A tool catalog
+/// (`additional_tools`) is history where a release records it there (0.171.0 on Lite models);
+/// releases that splice it per request never record one.
 pub fn is_api_item(item: &ResponseItem) -> bool {
     match item {
         ResponseItem::Message { role, .. } => role != "system",
@@ -57,8 +58,9 @@ pub fn is_api_item(item: &ResponseItem) -> bool {
         | ResponseItem::CustomToolCall { .. }
         | ResponseItem::CustomToolCallOutput { .. }
         | ResponseItem::WebSearchCall { .. }
-        | ResponseItem::Compaction { .. } => true,
-        ResponseItem::AdditionalTools { .. } | ResponseItem::Other(_) => false,
+        | ResponseItem::Compaction { .. }
+        | ResponseItem::AdditionalTools { .. } => true,
+        ResponseItem::Other(_) => false,
     }
 }
 

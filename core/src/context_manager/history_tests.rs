@@ -84,11 +84,16 @@ fn record_items_keeps_api_items_only() {
         function_call("c1"),
         text("assistant", "ok"),
     ]);
-    assert_eq!(kept, 3);
+    assert_eq!(kept, 4);
     assert_eq!(
         history.items(),
         &[
             text("user", "hi"),
+            ResponseItem::AdditionalTools {
+                id: None,
+                role: "developer".to_string(),
+                tools: Vec::new(),
+            },
             function_call("c1"),
             text("assistant", "ok")
         ]

@@ -25,7 +25,10 @@ use super::body::ToolChoice;
 use super::client_metadata::ClientMetadata;
 use super::lite::LitePrefixIds;
 use super::lite::LiteToolCatalog;
-use super::lite::lite_prefix_items;
+use super::prefix::InstructionsCarrier;
+use super::prefix::RequestPrefixInputs;
+use super::prefix::instructions_carrier;
+use super::prefix::request_input_prefix;
 use crate::tools::ToolSpec;
 
 /// Which provider family receives the request. Upstream sends its internal item metadata only to
@@ -104,8 +107,10 @@ pub struct ResponsesRequestInputs<'a> {
     pub provider: ModelProviderKind,
     pub content_item_kinds: ContentItemKindsPolicy,
     pub lite_tool_catalog: LiteToolCatalog,
-    /// Whether the Lite prefix items carry ids (the targeted release's choice by default).
+    /// Whether the spliced Lite prefix items carry ids (when the release splices them).
     pub lite_prefix_ids: LitePrefixIds,
+    /// The release whose body shape is built (`codex_config::DEFAULT_RELEASE` unless set).
+    pub release: codex_release::CodexRelease,
 }
 
 impl<'a> ResponsesRequestInputs<'a> {
@@ -135,6 +140,7 @@ impl<'a> ResponsesRequestInputs<'a> {
             content_item_kinds: ContentItemKindsPolicy::default(),
             lite_tool_catalog: LiteToolCatalog::default(),
             lite_prefix_ids: LitePrefixIds::default(),
+            release: codex_config::DEFAULT_RELEASE,
         }
     }
 }
@@ -144,6 +150,19 @@ impl ResponsesRequestInputs<'_> {
     pub fn with_owned_input(mut self, input: Vec<ResponseItem>) -> Self {
         self.input = Cow::Owned(input);
         self
+    }
+
+    /// What [`request_input_prefix`] needs of these inputs.
+    pub fn prefix_inputs(&self) -> RequestPrefixInputs<'_> {
+        RequestPrefixInputs {
+            release: self.release,
+            use_responses_lite: self.model.use_responses_lite,
+            thread_id: self.thread_id,
+            tools: &self.tools,
+            lite_tool_catalog: self.lite_tool_catalog,
+            lite_prefix_ids: self.lite_prefix_ids,
+            base_instructions: self.base_instructions,
+        }
     }
 
     /// Hands the request its own tool list, moved into the body instead of copied.
@@ -161,25 +180,18 @@ pub enum RequestBuildError {
 
 /// Builds the request body as upstream's `build_responses_request`
 /// (`codex-rs/core/src/client.rs`) does, splicing tools and instructions into `input` for
-/// models with `use_responses_lite`.
+/// models with `use_responses_lite`, and the base instructions too where the release sends no
+/// `instructions` field (see [`request_input_prefix`]).
 pub fn build_responses_request(
     mut inputs: ResponsesRequestInputs<'_>,
 ) -> Result<ResponsesRequest, RequestBuildError> {
     let model = inputs.model;
     let lite = model.use_responses_lite;
     let mut input = Vec::with_capacity(inputs.input.len() + 2);
-    if lite {
-        input.extend(
-            lite_prefix_items(
-                inputs.thread_id,
-                &inputs.tools,
-                inputs.lite_tool_catalog,
-                inputs.base_instructions,
-                inputs.lite_prefix_ids,
-            )
+    input.extend(
+        request_input_prefix(inputs.prefix_inputs(), &inputs.input)
             .map_err(RequestBuildError::ToolCatalog)?,
-        );
-    }
+    );
     input.extend(std::mem::take(&mut inputs.input).into_owned());
     for item in &mut input {
         prepare_outgoing_item(item, &inputs);
@@ -223,10 +235,9 @@ pub fn build_responses_request(
 
     Ok(ResponsesRequest {
         model: model.slug.clone(),
-        instructions: if lite {
-            String::new()
-        } else {
-            inputs.base_instructions.to_string()
+        instructions: match instructions_carrier(inputs.release, lite) {
+            InstructionsCarrier::Field => inputs.base_instructions.to_string(),
+            InstructionsCarrier::Input => String::new(),
         },
         input,
         tools: (!lite).then(|| inputs.tools.into_owned()),
@@ -246,6 +257,7 @@ pub fn build_responses_request(
         ),
         text,
         client_metadata: inputs.client_metadata.clone(),
+        stream_key: inputs.release.profile().stream_key,
     })
 }
 

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use codex_protocol::SandboxMode;
+use codex_protocol::openai_models::ReasoningEffort;
 use serde::Deserialize;
 use serde::Serialize;
 
@@ -53,7 +54,10 @@ pub struct TurnMetadata {
     pub turn_id: String,
     /// `<thread id>:<context window number>`.
     pub window_id: String,
-    /// The context window's id; the released `codex exec` (0.149.1) sends none.
+    /// The context window's number (0 until the first compaction), as in `window_id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_number: Option<u64>,
+    /// The context window's id; the released `codex exec` 0.149.1 sends none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context_window_id: Option<String>,
     pub request_kind: RequestKind,
@@ -63,6 +67,9 @@ pub struct TurnMetadata {
     pub parent_thread_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent_turn_id: Option<String>,
+    /// How the process got the thread's history: started it, or read it back from a rollout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history_initialization: Option<HistoryInitialization>,
     /// The turn a request (a turn's or a compaction's) belongs to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub root_turn_id: Option<String>,
@@ -70,6 +77,9 @@ pub struct TurnMetadata {
     pub subagent_kind: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thread_source: Option<String>,
+    /// What started the turn (`exec`: the `codex exec` command line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_trigger: Option<TurnTrigger>,
     /// The platform sandbox in force (`seccomp`, `none`, ...).
     pub sandbox: String,
     pub sandbox_mode: SandboxMode,
@@ -80,9 +90,37 @@ pub struct TurnMetadata {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspaces: Option<BTreeMap<String, TurnMetadataWorkspace>>,
     pub turn_started_at_unix_ms: i64,
+    /// `[analytics] enabled`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analytics_enabled: Option<bool>,
     /// Details of a compaction request, passed through unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compaction: Option<serde_json::Value>,
+    /// The turn's model (turn requests only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The effort the request asks for (turn requests only; absent when the model has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_effort: Option<ReasoningEffort>,
+}
+
+/// `history_initialization` in the turn metadata.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HistoryInitialization {
+    /// The process started the thread.
+    #[default]
+    New,
+    /// The process resumed the thread from its rollout.
+    ColdResume,
+}
+
+/// `turn_trigger` in the turn metadata.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnTrigger {
+    /// A `codex exec` invocation.
+    Exec,
 }
 
 /// One repository of the turn metadata's `workspaces`. Declaration order is upstream's key order.

@@ -19,11 +19,17 @@ use super::ResponsesRequest;
 use super::ResponsesRequestInputs;
 use super::TurnMetadata;
 use super::TurnMetadataWorkspace;
+use super::TurnTrigger;
 use super::build_responses_request;
 use crate::ids::IdGenerator;
 use crate::session::THREAD_SOURCE_USER;
 use crate::tools::ToolSpec;
 use crate::turn_context::TurnContext;
+use codex_release::TurnMetadataKeys;
+
+/// The number of a thread's first context window. The window number and id of a turn are the
+/// first window's: a compaction in the middle of a turn does not move them here.
+const FIRST_WINDOW_NUMBER: u64 = 0;
 
 /// Why a turn's request could not be built.
 #[derive(Debug, thiserror::Error)]
@@ -67,6 +73,9 @@ pub fn build_compaction_request(
 ) -> Result<ResponsesRequest, TurnRequestError> {
     let mut metadata = turn_metadata(turn, ids);
     metadata.request_kind = RequestKind::Compaction;
+    // A compaction request names no model or effort of its own.
+    metadata.model = None;
+    metadata.reasoning_effort = None;
     metadata.compaction = Some(
         serde_json::to_value(CompactionMetadata::AUTO_MID_TURN)
             .map_err(TurnRequestError::TurnMetadata)?,
@@ -107,6 +116,7 @@ fn build_request_with_metadata(
     inputs.client_metadata = Some(client_metadata);
     inputs.provider = ModelProviderKind::from_provider_id(&turn.provider_id);
     inputs.content_item_kinds = content_item_kinds;
+    inputs.release = turn.release;
     Ok(build_responses_request(inputs)?)
 }
 
@@ -117,10 +127,14 @@ pub fn turn_metadata(turn: &TurnContext, ids: &IdGenerator) -> TurnMetadata {
         SandboxPolicy::DangerFullAccess | SandboxPolicy::ExternalSandbox { .. } => "none",
         SandboxPolicy::ReadOnly { .. } | SandboxPolicy::WorkspaceWrite { .. } => "seccomp",
     };
+    let settings = match turn.profile().turn_metadata {
+        TurnMetadataKeys::Base => false,
+        TurnMetadataKeys::WithTurnSettings => true,
+    };
     let (context_window_id, thread_source, workspaces) = match turn.client_surface {
         ClientSurface::CoreHarness => (Some(turn.token_budget.window_id.clone()), None, None),
         ClientSurface::ExecCli => (
-            None,
+            settings.then(|| turn.token_budget.window_id.clone()),
             Some(THREAD_SOURCE_USER.to_string()),
             codex_utils_git::workspace_git(&turn.cwd).map(|workspace| {
                 BTreeMap::from([(
@@ -139,14 +153,20 @@ pub fn turn_metadata(turn: &TurnContext, ids: &IdGenerator) -> TurnMetadata {
         thread_id: turn.thread_id.clone(),
         agent_name: turn.token_budget.agent_path.clone(),
         turn_id: turn.turn_id.clone(),
-        window_id: format!("{}:0", turn.thread_id),
+        window_id: format!("{}:{FIRST_WINDOW_NUMBER}", turn.thread_id),
+        window_number: settings.then_some(FIRST_WINDOW_NUMBER),
         context_window_id,
         request_kind: RequestKind::Turn,
         forked_from_thread_id: None,
         parent_thread_id: None,
         parent_turn_id: None,
+        history_initialization: settings.then_some(turn.history_initialization),
         root_turn_id: Some(turn.turn_id.clone()),
         subagent_kind: None,
+        turn_trigger: match turn.client_surface {
+            ClientSurface::CoreHarness => None,
+            ClientSurface::ExecCli => settings.then_some(TurnTrigger::Exec),
+        },
         thread_source,
         sandbox: sandbox.to_string(),
         sandbox_mode: turn.sandbox_policy.mode(),
@@ -156,7 +176,16 @@ pub fn turn_metadata(turn: &TurnContext, ids: &IdGenerator) -> TurnMetadata {
         node_repl_disabled: turn.model.node_repl_disabled,
         workspaces,
         turn_started_at_unix_ms: ids.now().as_millisecond(),
+        analytics_enabled: settings.then_some(turn.analytics_enabled),
         compaction: None,
+        model: settings.then(|| turn.model.slug.clone()),
+        reasoning_effort: settings
+            .then(|| {
+                turn.reasoning_effort
+                    .clone()
+                    .or_else(|| turn.model.default_reasoning_level.clone())
+            })
+            .flatten(),
     }
 }
 

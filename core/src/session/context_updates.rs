@@ -15,6 +15,8 @@ use crate::context::world_state::WorldState;
 use crate::context::world_state_for_step::build_world_state_for_step;
 use crate::context_manager::full_world_state_item;
 use crate::context_manager::merge_contextual_fragments;
+use crate::request::recorded_lite_prefix;
+use crate::request::records_lite_prefix;
 use crate::turn_context::TurnContext;
 use codex_context_fragments::DEVELOPER_ROLE;
 use codex_context_fragments::SectionFragment;
@@ -72,8 +74,17 @@ impl<S: RolloutSink> Session<S> {
         }
 
         let (items, world_state_item) = if self.reference_context_item.is_none() {
-            let items = build_initial_context_with_world_state(turn, &world_state, &self.templates)
-                .into_items();
+            // A new thread of a release that records the Lite items starts with them.
+            let mut items = if self.history.items().is_empty() && records_lite_prefix(turn) {
+                let tools = turn.builtin_tools(&self.templates)?;
+                recorded_lite_prefix(turn, &tools, &self.ids).map_err(SessionError::Encode)?
+            } else {
+                Vec::new()
+            };
+            items.extend(
+                build_initial_context_with_world_state(turn, &world_state, &self.templates)
+                    .into_items(),
+            );
             let snapshot = world_state.snapshot();
             let record = full_world_state_item(&snapshot);
             self.history.set_world_state_baseline(Some(snapshot));

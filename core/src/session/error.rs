@@ -1,4 +1,5 @@
 use crate::context::world_state::WorldStateError;
+use crate::tools::ToolSpecError;
 
 use super::RolloutSinkError;
 
@@ -11,6 +12,8 @@ pub enum SessionError {
     Rollout(#[source] RolloutSinkError),
     #[error("cannot encode a rollout payload: {0}")]
     Encode(#[source] serde_json::Error),
+    #[error("cannot build the tools: {0}")]
+    Tools(#[from] ToolSpecError),
     #[error("no turn is in progress")]
     NoActiveTurn,
 }

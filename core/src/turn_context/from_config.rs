@@ -86,6 +86,7 @@ impl TurnContext {
         );
         turn.installation_id = identity.installation_id.clone();
         turn.release = config.release;
+        turn.analytics_enabled = config.analytics_enabled;
         turn.personality = match personality_feature {
             PersonalityFeature::Enabled => config.effective_personality(),
             PersonalityFeature::Disabled => None,

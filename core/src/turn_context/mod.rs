@@ -271,6 +271,10 @@ pub struct TurnContext {
     pub client_surface: crate::request::ClientSurface,
     /// The upstream release whose behaviour the turn reproduces.
     pub release: codex_release::CodexRelease,
+    /// `[analytics] enabled`, which the turn metadata of some releases reports.
+    pub analytics_enabled: bool,
+    /// Whether this process started the thread or resumed it from its rollout.
+    pub history_initialization: crate::request::HistoryInitialization,
 }
 
 impl TurnContext {
@@ -351,6 +355,8 @@ impl TurnContext {
             provider_id: codex_config::DEFAULT_MODEL_PROVIDER_ID.to_string(),
             client_surface: crate::request::ClientSurface::CoreHarness,
             release: codex_config::DEFAULT_RELEASE,
+            analytics_enabled: true,
+            history_initialization: crate::request::HistoryInitialization::New,
             model,
         }
     }

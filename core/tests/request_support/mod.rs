@@ -83,14 +83,17 @@ impl SessionIds {
             agent_name: ROOT_AGENT_NAME.to_string(),
             turn_id: self.turn_id.clone(),
             window_id: format!("{}:0", self.thread_id),
+            window_number: None,
             context_window_id: Some(self.context_window_id.clone()),
             request_kind: RequestKind::Turn,
             forked_from_thread_id: None,
             parent_thread_id: None,
             parent_turn_id: None,
+            history_initialization: None,
             root_turn_id: Some(self.turn_id.clone()),
             subagent_kind: None,
             thread_source: None,
+            turn_trigger: None,
             sandbox: "seccomp".to_string(),
             sandbox_mode: SandboxMode::ReadOnly,
             auto_review_enabled: false,
@@ -98,7 +101,10 @@ impl SessionIds {
             node_repl_disabled: false,
             workspaces: None,
             turn_started_at_unix_ms: ids.now().as_millisecond(),
+            analytics_enabled: None,
             compaction: None,
+            model: None,
+            reasoning_effort: None,
         };
         ClientMetadata::from_turn_metadata(&turn).expect("turn metadata serializes")
     }

@@ -191,20 +191,20 @@ impl WalkVisitor for Inspector<'_> {
             }
         };
         let empty: &[ResponseItem] = &[];
-        let previous_prefix = previous_setup
-            .as_deref()
-            .map_or(empty, RequestSetup::input_prefix);
-        let prefix = setup.input_prefix();
-        let same_setup = previous_kind == Some(step.kind)
-            && previous_setup
-                .as_ref()
-                .is_some_and(|previous| Rc::ptr_eq(previous, &setup));
-        let same_prefix = same_setup || previous_prefix == prefix;
         let previous_rest = match step.previous {
             PreviousInput::None => empty,
             PreviousInput::Extended { len } => &step.input[..len],
             PreviousInput::Replaced(previous) => previous,
         };
+        let previous_prefix = previous_setup
+            .as_deref()
+            .map_or(empty, |previous| previous.input_prefix(previous_rest));
+        let prefix = setup.input_prefix(step.input);
+        let same_setup = previous_kind == Some(step.kind)
+            && previous_setup
+                .as_ref()
+                .is_some_and(|previous| Rc::ptr_eq(previous, &setup));
+        let same_prefix = same_setup || previous_prefix == prefix;
         let previous_len = self.ledger.len();
         let carried = match step.previous {
             PreviousInput::None => 0,

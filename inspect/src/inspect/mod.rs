@@ -130,10 +130,14 @@ struct ThreadFacts {
     release: (CodexRelease, String),
     base_instructions: Option<BaseInstructions>,
     provider: ModelProviderKind,
+    /// The release that wrote the rollout (the default release when nothing tells).
+    release: CodexRelease,
     warnings: Vec<String>,
 }
 
 fn thread_facts(loaded: &LoadedRollout, options: &InspectOptions<'_>) -> ThreadFacts {
+    let release = release_of_lines(loaded.lines.iter().map(|loaded| &loaded.line))
+        .map_or(codex_config::DEFAULT_RELEASE, |(release, _)| release);
     let meta = loaded.items().find_map(|item| match item {
         RolloutItem::SessionMeta(meta) => Some(meta),
         RolloutItem::ResponseItem(_)
@@ -157,6 +161,7 @@ fn thread_facts(loaded: &LoadedRollout, options: &InspectOptions<'_>) -> ThreadF
             release,
             base_instructions: None,
             provider: options.provider.unwrap_or_default(),
+            release,
             warnings,
         };
     };
@@ -186,6 +191,7 @@ fn thread_facts(loaded: &LoadedRollout, options: &InspectOptions<'_>) -> ThreadF
                 ModelProviderKind::from_provider_id,
             )
         }),
+        release,
         warnings,
     }
 }
@@ -200,6 +206,7 @@ fn request_setups<'c>(facts: &ThreadFacts, options: &InspectOptions<'c>) -> Requ
             .unwrap_or_default(),
         facts.thread_id.clone().unwrap_or_default(),
         facts.provider,
+        facts.release,
     )
 }
 
@@ -279,7 +286,7 @@ pub fn rebuild_requests(
     let mut rebuilder = Rebuilder {
         setups: request_setups(&facts, options),
         thread: loaded.items().find_map(|item| match item {
-            RolloutItem::SessionMeta(meta) => Some(RecordedThread::of(meta)),
+            RolloutItem::SessionMeta(meta) => Some(RecordedThread::of(meta, facts.release)),
             RolloutItem::ResponseItem(_)
             | RolloutItem::TurnContext(_)
             | RolloutItem::WorldState(_)

@@ -11,8 +11,6 @@ use std::rc::Rc;
 use codex_config::Features;
 use codex_context_fragments::ContextualUserFragment;
 use codex_core::BuiltinToolsConfig;
-use codex_core::LitePrefixIds;
-use codex_core::LiteToolCatalog;
 use codex_core::ModelProviderKind;
 use codex_core::ParallelToolCalls;
 use codex_core::ResponsesRequest;
@@ -20,8 +18,8 @@ use codex_core::ResponsesRequestInputs;
 use codex_core::ToolSpec;
 use codex_core::build_responses_request;
 use codex_core::builtin_tools;
-use codex_core::lite_prefix_items;
 use codex_core::prepare_outgoing_items;
+use codex_core::request_input_prefix;
 use codex_fragments::compaction_prompt::CompactionPrompt;
 use codex_models_manager::MetadataSource;
 use codex_models_manager::ModelCatalog;
@@ -32,6 +30,7 @@ use codex_protocol::SandboxPolicy;
 use codex_protocol::WebSearchMode;
 use codex_protocol::openai_models::ReasoningEffort;
 use codex_protocol::rollout::TurnContextItem;
+use codex_release::CodexRelease;
 
 use super::InspectError;
 use super::model::ToolsOrigin;
@@ -47,24 +46,29 @@ pub(super) struct RequestSetup {
     pub tools_origin: ToolsOrigin,
     /// The body of a request with no input: its `instructions` and `tools` fields.
     pub empty_body: ResponsesRequest,
-    /// The items every input starts with (Responses Lite: the tool catalog and the base
-    /// instructions), as recorded, before provider-specific rewriting.
+    /// The items an input starts with when its history does not hold them (Responses Lite: the
+    /// tool catalog and the base instructions; the base-instructions message of a release
+    /// without an `instructions` field), before provider-specific rewriting.
     input_prefix: Vec<ResponseItem>,
     /// The recorded `turn_context.effort`; `None` sends the model's default.
     reasoning_effort: Option<ReasoningEffort>,
     base_instructions: String,
     thread_id: String,
     provider: ModelProviderKind,
+    release: CodexRelease,
 }
 
 impl RequestSetup {
     fn inputs<'a>(&'a self, input: &'a [ResponseItem]) -> ResponsesRequestInputs<'a> {
         request_inputs(
-            &self.model,
-            &self.tools,
-            &self.base_instructions,
-            &self.thread_id,
-            self.provider,
+            RequestFields {
+                model: &self.model,
+                tools: &self.tools,
+                base_instructions: &self.base_instructions,
+                thread_id: &self.thread_id,
+                provider: self.provider,
+                release: self.release,
+            },
             self.reasoning_effort.clone(),
             input,
         )
@@ -90,9 +94,20 @@ impl RequestSetup {
         Ok(build_responses_request(inputs)?)
     }
 
-    /// The items every input of this setup starts with (Responses Lite), before provider-specific
-    /// rewriting.
-    pub fn input_prefix(&self) -> &[ResponseItem] {
+    /// The items the request for `input` (history as recorded) starts with before `input`,
+    /// before provider-specific rewriting: none when the history holds them already (a
+    /// release that records the Responses Lite items).
+    pub fn input_prefix(&self, input: &[ResponseItem]) -> &[ResponseItem] {
+        if self
+            .input_prefix
+            .iter()
+            .any(|item| matches!(item, ResponseItem::AdditionalTools { .. }))
+            && input
+                .iter()
+                .any(|item| matches!(item, ResponseItem::AdditionalTools { .. }))
+        {
+            return &[];
+        }
         &self.input_prefix
     }
 
@@ -111,6 +126,8 @@ pub(super) struct RequestSetups<'c> {
     base_instructions: String,
     thread_id: String,
     provider: ModelProviderKind,
+    /// The release that wrote the rollout: the body shape rebuilt.
+    release: CodexRelease,
     built: HashMap<SetupKey, Rc<RequestSetup>>,
 }
 
@@ -120,12 +137,14 @@ impl<'c> RequestSetups<'c> {
         base_instructions: String,
         thread_id: String,
         provider: ModelProviderKind,
+        release: CodexRelease,
     ) -> Self {
         Self {
             catalog,
             base_instructions,
             thread_id,
             provider,
+            release,
             built: HashMap::new(),
         }
     }
@@ -163,26 +182,17 @@ impl<'c> RequestSetups<'c> {
             ),
             MetadataSource::Fallback => (Vec::new(), ToolsOrigin::NotRecorded),
         };
-        let empty_body = build_responses_request(request_inputs(
-            &resolved.info,
-            &tools,
-            &self.base_instructions,
-            &self.thread_id,
-            self.provider,
-            reasoning_effort.clone(),
-            &[],
-        ))?;
-        let input_prefix = if resolved.info.use_responses_lite {
-            lite_prefix_items(
-                &self.thread_id,
-                &tools,
-                LiteToolCatalog::default(),
-                &self.base_instructions,
-                LitePrefixIds::default(),
-            )?
-        } else {
-            Vec::new()
+        let fields = RequestFields {
+            model: &resolved.info,
+            tools: &tools,
+            base_instructions: &self.base_instructions,
+            thread_id: &self.thread_id,
+            provider: self.provider,
+            release: self.release,
         };
+        let empty_inputs = request_inputs(fields, reasoning_effort.clone(), &[]);
+        let input_prefix = request_input_prefix(empty_inputs.prefix_inputs(), &[])?;
+        let empty_body = build_responses_request(empty_inputs)?;
         let setup = Rc::new(RequestSetup {
             model: resolved.info,
             tools,
@@ -193,6 +203,7 @@ impl<'c> RequestSetups<'c> {
             base_instructions: self.base_instructions.clone(),
             thread_id: self.thread_id.clone(),
             provider: self.provider,
+            release: self.release,
         });
         self.built.insert(key, Rc::clone(&setup));
         Ok(setup)
@@ -202,17 +213,31 @@ impl<'c> RequestSetups<'c> {
 /// What a setup is cached under: the model slug, the web-search mode and the recorded effort.
 type SetupKey = (String, WebSearchMode, Option<ReasoningEffort>);
 
-fn request_inputs<'a>(
+/// What every request of one setup shares.
+#[derive(Clone, Copy)]
+struct RequestFields<'a> {
     model: &'a ModelInfo,
     tools: &'a [ToolSpec],
     base_instructions: &'a str,
     thread_id: &'a str,
     provider: ModelProviderKind,
+    release: CodexRelease,
+}
+
+fn request_inputs<'a>(
+    fields: RequestFields<'a>,
     reasoning_effort: Option<ReasoningEffort>,
     input: &'a [ResponseItem],
 ) -> ResponsesRequestInputs<'a> {
-    let mut inputs = ResponsesRequestInputs::new(model, base_instructions, input, tools, thread_id);
-    inputs.provider = provider;
+    let mut inputs = ResponsesRequestInputs::new(
+        fields.model,
+        fields.base_instructions,
+        input,
+        fields.tools,
+        fields.thread_id,
+    );
+    inputs.provider = fields.provider;
     inputs.reasoning_effort = reasoning_effort;
+    inputs.release = fields.release;
     inputs
 }

@@ -170,6 +170,7 @@ fn send(
         turn_metadata: metadata.map(|metadata| metadata.turn_metadata.clone()),
         beta_features: run.config.beta_features.clone(),
         responses_lite: ResponsesLite::for_model(&run.turn.model),
+        accept_encoding: run.turn.profile().accept_encoding.map(str::to_string),
         extra: Vec::new(),
     };
     Ok(runtime()?.block_on(run.client.send(&body, &headers, on_progress))?)
