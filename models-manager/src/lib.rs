@@ -28,7 +28,9 @@ pub use cache::ModelsCache;
 pub use cache::ModelsCacheError;
 pub use cache::ModelsCacheKey;
 pub use cache::merge_remote_models;
+pub use catalog::BUNDLED_MODELS_0_171_JSON;
 pub use catalog::BUNDLED_MODELS_JSON;
+pub use catalog::bundled_models_json;
 pub use catalog::ModelCatalog;
 pub use error::CatalogError;
 pub use error::CatalogOrigin;
@@ -43,5 +45,6 @@ pub use overrides::with_config_overrides;
 pub use personality::personality_message;
 
 pub use codex_protocol::Personality;
+pub use codex_release::BundledCatalog;
 pub use codex_protocol::openai_models::ModelInfo;
 pub use codex_protocol::openai_models::ModelsResponse;

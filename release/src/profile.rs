@@ -20,6 +20,14 @@ pub struct ReleaseProfile {
     pub lite_prefix_ids: LitePrefixIdPolicy,
     /// The `accept-encoding` header on `/responses`, if the release sends one.
     pub accept_encoding: Option<&'static str>,
+    /// Whether the `update_plan` tool is offered.
+    pub plan_tool: PlanTool,
+    /// Which parameters `view_image` has.
+    pub view_image_detail: ViewImageDetail,
+    /// Where an inline `multi_agent_v1` namespace sits among the built-in tools.
+    pub inline_multi_agent_position: InlineMultiAgentPosition,
+    /// What becomes of the catalog's root-agent role text under multi-agent v2.
+    pub catalog_role: CatalogRoleText,
 }
 
 /// The model catalog a release bundles.
@@ -58,6 +66,42 @@ pub enum LitePrefixIdPolicy {
     Derived,
 }
 
+/// Whether the built-in `update_plan` tool is offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PlanTool {
+    Offered,
+    Omitted,
+}
+
+/// Which parameters the `view_image` tool has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ViewImageDetail {
+    /// `path`, and `detail` for models whose catalog entry sets `supports_image_detail_original`.
+    FollowsCatalog,
+    /// `path` only, for every model.
+    PathOnly,
+}
+
+/// Where the `multi_agent_v1` namespace goes when it is sent in full (not behind `tool_search`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InlineMultiAgentPosition {
+    /// After the goal tools, before `web_search`.
+    AfterGoalTools,
+    /// Right after `view_image`, before the goal tools.
+    BeforeGoalTools,
+}
+
+/// What the release does with the catalog's root-agent role text
+/// (`model_messages.multi_agent.role.root`) under multi-agent v2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CatalogRoleText {
+    /// Not used: the bundled root-agent text is sent, unmarked.
+    Ignored,
+    /// Sent inside `<multi_agent_role>` (no padding), followed by the usage notes the bundled
+    /// text ends with.
+    MarkedWithUsage,
+}
+
 /// 0.149.1: the release nearest the reference commit.
 pub(crate) const V0_149: ReleaseProfile = ReleaseProfile {
     release: CodexRelease::V0_149,
@@ -66,6 +110,10 @@ pub(crate) const V0_149: ReleaseProfile = ReleaseProfile {
     stream_key: StreamKeyPosition::AfterStore,
     lite_prefix_ids: LitePrefixIdPolicy::Omitted,
     accept_encoding: None,
+    plan_tool: PlanTool::Offered,
+    view_image_detail: ViewImageDetail::FollowsCatalog,
+    inline_multi_agent_position: InlineMultiAgentPosition::AfterGoalTools,
+    catalog_role: CatalogRoleText::Ignored,
 };
 
 /// 0.171.0, observed with the released binary (`docs/releases.md`).
@@ -76,6 +124,10 @@ pub(crate) const V0_171: ReleaseProfile = ReleaseProfile {
     stream_key: StreamKeyPosition::AfterModel,
     lite_prefix_ids: LitePrefixIdPolicy::Derived,
     accept_encoding: Some("zstd,gzip"),
+    plan_tool: PlanTool::Omitted,
+    view_image_detail: ViewImageDetail::PathOnly,
+    inline_multi_agent_position: InlineMultiAgentPosition::BeforeGoalTools,
+    catalog_role: CatalogRoleText::MarkedWithUsage,
 };
 
 #[cfg(test)]
