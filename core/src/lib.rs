@@ -152,6 +152,7 @@ pub use request::turn_metadata;
 
 // Built-in tools.
 pub use tools::BuiltinToolsConfig;
+pub use tools::ExperimentalTool;
 pub use tools::FreeformTool;
 pub use tools::FreeformToolFormat;
 pub use tools::FreeformToolFormatType;

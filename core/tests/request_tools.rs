@@ -15,6 +15,8 @@ use codex_core::ToolLayout;
 use codex_core::ToolSpec;
 use codex_core::builtin_tools;
 use codex_models_manager::fallback_model_info;
+use codex_release::InlineMultiAgentPosition;
+use codex_release::PlanTool;
 use codex_protocol::WebSearchMode;
 use codex_protocol::openai_models::ApplyPatchToolType;
 use codex_protocol::openai_models::ConfigShellToolType;
@@ -86,7 +88,10 @@ fn catalog_flags_choose_the_tools() {
         image_input: true,
         image_detail: ImageDetailParameter::Omitted,
         multi_agent: MultiAgentTools::Inline,
+        inline_multi_agent_position: InlineMultiAgentPosition::AfterGoalTools,
         goals: GoalTools::Omitted,
+        plan_tool: PlanTool::Offered,
+        experimental: Vec::new(),
         layout: ToolLayout::Direct,
     };
     let tools = builtin_tools(&config, &codex_prompts::TemplateSet::embedded()).expect("tools");

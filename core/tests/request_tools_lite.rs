@@ -15,6 +15,7 @@ use codex_core::ToolSpec;
 use codex_core::UsageHintSource;
 use codex_core::builtin_tools;
 use codex_core::derived_multi_agent_settings;
+use codex_release::CatalogRoleText;
 use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 use codex_protocol::WebSearchMode;
@@ -302,7 +303,14 @@ fn multi_agent_v2_derives_the_root_role_and_the_mode() {
     let templates = TemplateSet::embedded();
     let sol = model("gpt-5.6-sol");
     let derive = |model: &ModelInfo, features: &Features, effort, source| {
-        derived_multi_agent_settings(model, features, effort, source, &templates)
+        derived_multi_agent_settings(
+            model,
+            features,
+            effort,
+            source,
+            CatalogRoleText::Ignored,
+            &templates,
+        )
     };
     let settings = derive(&sol, &Features::default(), None, SessionSource::Cli);
     assert_eq!(settings.mode, Some(MultiAgentMode::ExplicitRequestOnly));

@@ -72,7 +72,10 @@ pub struct Comparison {
 }
 
 pub fn run(args: &CompareArgs) -> anyhow::Result<Comparison> {
-    let catalog = args.catalog.load(&TemplateSet::embedded())?;
+    // The default release's catalog until the release is told or detected here.
+    let catalog = args
+        .catalog
+        .load(&TemplateSet::embedded(), codex_config::DEFAULT_RELEASE)?;
     let a = load(&args.a, &catalog)?;
     let b = load(&args.b, &catalog)?;
     let prose = match args.prose {

@@ -66,7 +66,10 @@ pub fn run(args: &InspectArgs) -> anyhow::Result<String> {
         );
         check_output("--out", out, &inputs, replacing)?;
     }
-    let catalog = args.catalog.load(&TemplateSet::embedded())?;
+    // The default release's catalog until the release is told or detected here.
+    let catalog = args
+        .catalog
+        .load(&TemplateSet::embedded(), codex_config::DEFAULT_RELEASE)?;
     let inspection = inspect_file(&args.rollout, &InspectOptions::new(&catalog))
         .with_context(|| format!("cannot inspect {}", args.rollout.display()))?;
     let report = match args.format {

@@ -10,6 +10,7 @@ mod code_mode;
 mod spec;
 
 pub use builtin::BuiltinToolsConfig;
+pub use builtin::ExperimentalTool;
 pub use builtin::GoalTools;
 pub use builtin::ImageDetailParameter;
 pub use builtin::MultiAgentTools;
