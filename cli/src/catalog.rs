@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use codex_models_manager::ModelCatalog;
 use codex_models_manager::ReleaseCatalogs;
-use codex_release::CodexRelease;
 use codex_prompts::TemplateSet;
+use codex_release::CodexRelease;
 use tracing::debug;
 
 #[derive(Debug, Clone, clap::Args)]

@@ -32,8 +32,8 @@ pub use cache::ModelsCacheKey;
 pub use cache::merge_remote_models;
 pub use catalog::BUNDLED_MODELS_0_171_JSON;
 pub use catalog::BUNDLED_MODELS_JSON;
-pub use catalog::bundled_models_json;
 pub use catalog::ModelCatalog;
+pub use catalog::bundled_models_json;
 pub use error::CatalogError;
 pub use error::CatalogOrigin;
 pub use fallback::FALLBACK_PRIORITY;
@@ -48,6 +48,6 @@ pub use personality::personality_message;
 pub use release_catalogs::ReleaseCatalogs;
 
 pub use codex_protocol::Personality;
-pub use codex_release::BundledCatalog;
 pub use codex_protocol::openai_models::ModelInfo;
 pub use codex_protocol::openai_models::ModelsResponse;
+pub use codex_release::BundledCatalog;

@@ -30,6 +30,14 @@ impl ReleaseCatalogs {
         })
     }
 
+    /// Every release's bundled catalog as compiled in.
+    pub fn embedded() -> Result<Self, CatalogError> {
+        Ok(Self::Bundled {
+            v0_149: ModelCatalog::bundled_release(BundledCatalog::V0_149)?,
+            v0_171: ModelCatalog::bundled_release(BundledCatalog::V0_171)?,
+        })
+    }
+
     /// The catalog a release bundling `catalog` uses.
     pub fn get(&self, catalog: BundledCatalog) -> &ModelCatalog {
         match (self, catalog) {

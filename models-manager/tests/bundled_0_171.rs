@@ -19,7 +19,11 @@ fn bundled() -> ModelCatalog {
 #[test]
 fn the_0_171_catalog_lists_the_releases_fourteen_slugs_and_defaults_to_gpt_6_2_sol() {
     let catalog = bundled();
-    let slugs: Vec<&str> = catalog.list().iter().map(|model| model.slug.as_str()).collect();
+    let slugs: Vec<&str> = catalog
+        .list()
+        .iter()
+        .map(|model| model.slug.as_str())
+        .collect();
     assert_eq!(
         slugs,
         vec![
@@ -86,6 +90,9 @@ fn a_template_overlay_reaches_the_gpt_6_instructions() {
     std::fs::write(&path, "Overlaid.\n").expect("write");
     let templates = TemplateSet::from_dir(dir.path()).expect("overlay");
     let catalog = ModelCatalog::bundled_for(BundledCatalog::V0_171, &templates).expect("catalog");
-    let instructions = catalog.lookup("gpt-6.2-sol").info.get_model_instructions(None);
+    let instructions = catalog
+        .lookup("gpt-6.2-sol")
+        .info
+        .get_model_instructions(None);
     assert_eq!(instructions, "Overlaid.\n");
 }

@@ -12,9 +12,9 @@ use tracing::debug;
 use tracing::warn;
 
 use crate::catalog::CatalogArgs;
-use codex_release::CodexRelease;
 use crate::config_flags::load_config;
 use crate::config_flags::personality_flag;
+use codex_release::CodexRelease;
 
 /// Print a model's base instructions
 ///

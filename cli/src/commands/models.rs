@@ -20,10 +20,10 @@ use serde_json::json;
 use tracing::warn;
 
 use crate::catalog::CatalogArgs;
-use codex_config::DEFAULT_RELEASE;
-use codex_release::CodexRelease;
 use crate::endpoint::EndpointArgs;
 use crate::endpoint::runtime;
+use codex_config::DEFAULT_RELEASE;
+use codex_release::CodexRelease;
 
 /// List the catalog's models
 ///

@@ -1,7 +1,7 @@
 //! The built-in tool list, chosen from the model's catalog flags.
 
-use codex_config::Feature;
 use codex_config::DEFAULT_RELEASE;
+use codex_config::Feature;
 use codex_config::Features;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
@@ -304,9 +304,8 @@ fn direct_tools(
         }
         tools.push((ToolSpec::Function(view_image), Nested));
     }
-    let inline_multi_agent = || {
-        function_namespace(TemplateId::ToolMultiAgentV1, templates).map(|tool| (tool, Direct))
-    };
+    let inline_multi_agent =
+        || function_namespace(TemplateId::ToolMultiAgentV1, templates).map(|tool| (tool, Direct));
     match (config.multi_agent, config.inline_multi_agent_position) {
         (MultiAgentTools::Inline, InlineMultiAgentPosition::BeforeGoalTools) => {
             tools.push(inline_multi_agent()?);
@@ -330,7 +329,10 @@ fn direct_tools(
         GoalTools::Omitted => {}
     }
     if config.experimental.contains(&ExperimentalTool::Clock) {
-        tools.push((function_namespace(TemplateId::ToolClock, templates)?, Direct));
+        tools.push((
+            function_namespace(TemplateId::ToolClock, templates)?,
+            Direct,
+        ));
     }
     match config.multi_agent {
         MultiAgentTools::Omitted => {}

@@ -167,12 +167,10 @@ impl WorldStateSection for MultiAgentModeSection {
                     | UsageHintSource::Bundled,
                 ),
                 Some(_),
-            ) => {
-                Some(MultiAgentModeSnapshot {
-                    mode: recorded.mode.clone(),
-                    usage_hint_hash: self.snapshot.usage_hint_hash.clone(),
-                })
-            }
+            ) => Some(MultiAgentModeSnapshot {
+                mode: recorded.mode.clone(),
+                usage_hint_hash: self.snapshot.usage_hint_hash.clone(),
+            }),
             (
                 Some(
                     UsageHintSource::Catalog
