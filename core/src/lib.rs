@@ -161,6 +161,7 @@ pub use tools::GoalTools;
 pub use tools::GrammarSyntax;
 pub use tools::ImageDetailParameter;
 pub use tools::MultiAgentTools;
+pub use tools::ServiceTierParameter;
 pub use tools::ToolLayout;
 pub use tools::ToolSearchTool;
 pub use tools::ToolSpec;

@@ -143,6 +143,35 @@ fn a_model_the_release_dropped_gets_fallback_tools_with_the_namespace_before_the
             "web_search (search_content_types: None)",
         ]
     );
+    let tools = tools_0_171(&gpt_5_4);
+    let Some(ToolSpec::Namespace(namespace)) = tools.get(4) else {
+        panic!("no namespace");
+    };
+    let spawn_agent = namespace
+        .tools
+        .iter()
+        .find_map(|tool| match tool {
+            ToolSpec::Function(function) if function.name == "spawn_agent" => Some(function),
+            _ => None,
+        })
+        .expect("spawn_agent");
+    // No service tiers in fallback metadata, so no `service_tier` parameter.
+    assert_eq!(
+        spawn_agent.parameters["properties"]
+            .as_object()
+            .map(|properties| properties.keys().cloned().collect::<Vec<_>>()),
+        Some(
+            [
+                "fork_context",
+                "items",
+                "message",
+                "model",
+                "reasoning_effort"
+            ]
+            .map(str::to_string)
+            .to_vec()
+        )
+    );
 }
 
 #[test]
@@ -166,8 +195,12 @@ fn the_catalogs_root_role_is_followed_by_the_usage_notes() {
     assert_eq!(marked.source, UsageHintSource::CatalogRoleWithUsage);
     assert!(
         marked.text.starts_with("You are `/root`, the lead agent")
-            && marked.text.contains("to=/root\n\nThe collaboration tools cannot be called")
-            && marked.text.ends_with(root.trim_end().rsplit('\n').next().unwrap_or_default()),
+            && marked
+                .text
+                .contains("to=/root\n\nThe collaboration tools cannot be called")
+            && marked
+                .text
+                .ends_with(root.trim_end().rsplit('\n').next().unwrap_or_default()),
         "{}",
         marked.text
     );

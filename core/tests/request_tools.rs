@@ -11,6 +11,7 @@ use codex_core::BuiltinToolsConfig;
 use codex_core::GoalTools;
 use codex_core::ImageDetailParameter;
 use codex_core::MultiAgentTools;
+use codex_core::ServiceTierParameter;
 use codex_core::ToolLayout;
 use codex_core::ToolSpec;
 use codex_core::builtin_tools;
@@ -89,6 +90,7 @@ fn catalog_flags_choose_the_tools() {
         image_detail: ImageDetailParameter::Omitted,
         multi_agent: MultiAgentTools::Inline,
         inline_multi_agent_position: InlineMultiAgentPosition::AfterGoalTools,
+        spawn_agent_service_tier: ServiceTierParameter::Offered,
         goals: GoalTools::Omitted,
         plan_tool: PlanTool::Offered,
         experimental: Vec::new(),

@@ -28,6 +28,8 @@ pub struct ReleaseProfile {
     pub inline_multi_agent_position: InlineMultiAgentPosition,
     /// What becomes of the catalog's root-agent role text under multi-agent v2.
     pub catalog_role: CatalogRoleText,
+    /// When `multi_agent_v1`'s `spawn_agent` has the `service_tier` parameter.
+    pub spawn_agent_service_tier: SpawnAgentServiceTier,
 }
 
 /// The model catalog a release bundles.
@@ -102,6 +104,16 @@ pub enum CatalogRoleText {
     MarkedWithUsage,
 }
 
+/// When the `spawn_agent` tool of the `multi_agent_v1` namespace offers `service_tier`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SpawnAgentServiceTier {
+    /// Always.
+    Always,
+    /// Only for models whose catalog entry lists service tiers (0.171.0 sends none for a model
+    /// it has no metadata for).
+    WithModelServiceTiers,
+}
+
 /// 0.149.1: the release nearest the reference commit.
 pub(crate) const V0_149: ReleaseProfile = ReleaseProfile {
     release: CodexRelease::V0_149,
@@ -114,6 +126,7 @@ pub(crate) const V0_149: ReleaseProfile = ReleaseProfile {
     view_image_detail: ViewImageDetail::FollowsCatalog,
     inline_multi_agent_position: InlineMultiAgentPosition::AfterGoalTools,
     catalog_role: CatalogRoleText::Ignored,
+    spawn_agent_service_tier: SpawnAgentServiceTier::Always,
 };
 
 /// 0.171.0, observed with the released binary (`docs/releases.md`).
@@ -128,6 +141,7 @@ pub(crate) const V0_171: ReleaseProfile = ReleaseProfile {
     view_image_detail: ViewImageDetail::PathOnly,
     inline_multi_agent_position: InlineMultiAgentPosition::BeforeGoalTools,
     catalog_role: CatalogRoleText::MarkedWithUsage,
+    spawn_agent_service_tier: SpawnAgentServiceTier::WithModelServiceTiers,
 };
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use codex_protocol::openai_models::WebSearchToolType;
 use codex_release::InlineMultiAgentPosition;
 use codex_release::PlanTool;
 use codex_release::ReleaseProfile;
+use codex_release::SpawnAgentServiceTier;
 use codex_release::ViewImageDetail;
 
 use super::code_mode::CodeModeExposure;
@@ -119,6 +120,13 @@ impl ExperimentalTool {
     }
 }
 
+/// Whether a tool offers the `service_tier` parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ServiceTierParameter {
+    Offered,
+    Omitted,
+}
+
 /// Whether the goal extension's tools (`get_goal`, `create_goal`, `update_goal`) are offered.
 /// Upstream's host installs that extension (`codex-rs/app-server/src/extensions.rs`) and it
 /// offers its tools while the `goals` feature (on by default) is on; a host that installs no
@@ -153,6 +161,8 @@ pub struct BuiltinToolsConfig {
     pub multi_agent: MultiAgentTools,
     /// Where an inline `multi_agent_v1` namespace goes (the release's choice).
     pub inline_multi_agent_position: InlineMultiAgentPosition,
+    /// Whether `multi_agent_v1`'s `spawn_agent` has the `service_tier` parameter.
+    pub spawn_agent_service_tier: ServiceTierParameter,
     pub goals: GoalTools,
     /// Whether `update_plan` is offered (the release's choice).
     pub plan_tool: PlanTool,
@@ -199,6 +209,14 @@ impl BuiltinToolsConfig {
             image_detail,
             multi_agent: MultiAgentTools::for_model(model, features),
             inline_multi_agent_position: release.inline_multi_agent_position,
+            spawn_agent_service_tier: match release.spawn_agent_service_tier {
+                SpawnAgentServiceTier::WithModelServiceTiers if model.service_tiers.is_empty() => {
+                    ServiceTierParameter::Omitted
+                }
+                SpawnAgentServiceTier::Always | SpawnAgentServiceTier::WithModelServiceTiers => {
+                    ServiceTierParameter::Offered
+                }
+            },
             goals: GoalTools::for_features(features),
             plan_tool: release.plan_tool,
             experimental: ExperimentalTool::for_model(model),
@@ -304,8 +322,14 @@ fn direct_tools(
         }
         tools.push((ToolSpec::Function(view_image), Nested));
     }
-    let inline_multi_agent =
-        || function_namespace(TemplateId::ToolMultiAgentV1, templates).map(|tool| (tool, Direct));
+    let inline_multi_agent = || {
+        let mut namespace = function_namespace(TemplateId::ToolMultiAgentV1, templates)?;
+        match config.spawn_agent_service_tier {
+            ServiceTierParameter::Offered => {}
+            ServiceTierParameter::Omitted => drop_spawn_agent_service_tier(&mut namespace),
+        }
+        Ok::<_, ToolSpecError>((namespace, Direct))
+    };
     match (config.multi_agent, config.inline_multi_agent_position) {
         (MultiAgentTools::Inline, InlineMultiAgentPosition::BeforeGoalTools) => {
             tools.push(inline_multi_agent()?);
@@ -379,6 +403,24 @@ fn direct_tools(
         ));
     }
     Ok(tools)
+}
+
+/// Removes `service_tier` from the `spawn_agent` tool of a namespace.
+fn drop_spawn_agent_service_tier(namespace: &mut ToolSpec) {
+    let ToolSpec::Namespace(namespace) = namespace else {
+        return;
+    };
+    for tool in &mut namespace.tools {
+        if let ToolSpec::Function(function) = tool
+            && function.name == "spawn_agent"
+            && let Some(properties) = function
+                .parameters
+                .get_mut("properties")
+                .and_then(serde_json::Value::as_object_mut)
+        {
+            properties.shift_remove("service_tier");
+        }
+    }
 }
 
 /// A namespace template whose tools are all function tools.

@@ -14,6 +14,7 @@ pub use builtin::ExperimentalTool;
 pub use builtin::GoalTools;
 pub use builtin::ImageDetailParameter;
 pub use builtin::MultiAgentTools;
+pub use builtin::ServiceTierParameter;
 pub use builtin::builtin_tools;
 pub use builtin::multi_agent_version;
 pub use code_mode::ToolLayout;
