@@ -156,6 +156,7 @@ pub use request::turn_metadata;
 
 // Built-in tools.
 pub use tools::BuiltinToolsConfig;
+pub use tools::ExperimentalTool;
 pub use tools::FreeformTool;
 pub use tools::FreeformToolFormat;
 pub use tools::FreeformToolFormatType;
@@ -164,6 +165,7 @@ pub use tools::GoalTools;
 pub use tools::GrammarSyntax;
 pub use tools::ImageDetailParameter;
 pub use tools::MultiAgentTools;
+pub use tools::ServiceTierParameter;
 pub use tools::ToolLayout;
 pub use tools::ToolSearchTool;
 pub use tools::ToolSpec;

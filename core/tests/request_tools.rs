@@ -11,6 +11,7 @@ use codex_core::BuiltinToolsConfig;
 use codex_core::GoalTools;
 use codex_core::ImageDetailParameter;
 use codex_core::MultiAgentTools;
+use codex_core::ServiceTierParameter;
 use codex_core::ToolLayout;
 use codex_core::ToolSpec;
 use codex_core::builtin_tools;
@@ -21,6 +22,8 @@ use codex_protocol::openai_models::ConfigShellToolType;
 use codex_protocol::openai_models::ModelInfo;
 use codex_protocol::openai_models::MultiAgentVersion;
 use codex_protocol::openai_models::WebSearchToolType;
+use codex_release::InlineMultiAgentPosition;
+use codex_release::PlanTool;
 use pretty_assertions::assert_eq;
 use request_support::captured_requests;
 use request_support::standard_model;
@@ -86,7 +89,11 @@ fn catalog_flags_choose_the_tools() {
         image_input: true,
         image_detail: ImageDetailParameter::Omitted,
         multi_agent: MultiAgentTools::Inline,
+        inline_multi_agent_position: InlineMultiAgentPosition::AfterGoalTools,
+        spawn_agent_service_tier: ServiceTierParameter::Offered,
         goals: GoalTools::Omitted,
+        plan_tool: PlanTool::Offered,
+        experimental: Vec::new(),
         layout: ToolLayout::Direct,
     };
     let tools = builtin_tools(&config, &codex_prompts::TemplateSet::embedded()).expect("tools");

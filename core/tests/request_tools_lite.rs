@@ -20,6 +20,7 @@ use codex_prompts::TemplateSet;
 use codex_protocol::WebSearchMode;
 use codex_protocol::openai_models::ModelInfo;
 use codex_protocol::openai_models::ReasoningEffort;
+use codex_release::CatalogRoleText;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 use serde_json::json;
@@ -302,7 +303,14 @@ fn multi_agent_v2_derives_the_root_role_and_the_mode() {
     let templates = TemplateSet::embedded();
     let sol = model("gpt-5.6-sol");
     let derive = |model: &ModelInfo, features: &Features, effort, source| {
-        derived_multi_agent_settings(model, features, effort, source, &templates)
+        derived_multi_agent_settings(
+            model,
+            features,
+            effort,
+            source,
+            CatalogRoleText::Ignored,
+            &templates,
+        )
     };
     let settings = derive(&sol, &Features::default(), None, SessionSource::Cli);
     assert_eq!(settings.mode, Some(MultiAgentMode::ExplicitRequestOnly));

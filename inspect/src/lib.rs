@@ -30,6 +30,7 @@ pub use inspect::EmittedFragment;
 pub use inspect::EntryClass;
 pub use inspect::EntryReport;
 pub use inspect::HistoryRewrite;
+pub use inspect::InspectCatalogs;
 pub use inspect::InspectError;
 pub use inspect::InspectOptions;
 pub use inspect::Inspection;

@@ -9,6 +9,7 @@ use std::fs;
 
 use codex_inspect::CompareError;
 use codex_inspect::InputKind;
+use codex_inspect::InspectOptions;
 use codex_inspect::load_compare_input;
 use codex_inspect::parse_compare_input;
 use compare_support::catalog;
@@ -32,7 +33,8 @@ fn numbers(requests: &[Value]) -> Vec<u64> {
 fn a_pretty_printed_request_body_is_one_request() {
     let text = serde_json::to_string_pretty(&request_body()).expect("serializes");
 
-    let input = parse_compare_input("request-01.json", &text, &catalog()).expect("loads");
+    let input = parse_compare_input("request-01.json", &text, &InspectOptions::new(&catalog()))
+        .expect("loads");
 
     assert_eq!(
         (input.kind, input.requests, input.rollout),
@@ -53,7 +55,7 @@ fn a_folder_holds_requests_in_the_order_of_their_numbers() {
     fs::write(folder.path().join("SCENARIO.md"), "# notes").expect("write");
     fs::write(folder.path().join("rollout-1.jsonl"), "not read").expect("write");
 
-    let input = load_compare_input(folder.path(), &catalog()).expect("loads");
+    let input = load_compare_input(folder.path(), &InspectOptions::new(&catalog())).expect("loads");
 
     assert_eq!(
         (input.kind, numbers(&input.requests)),
@@ -65,7 +67,8 @@ fn a_folder_holds_requests_in_the_order_of_their_numbers() {
 fn json_lines_hold_one_request_per_line() {
     let text = format!("{}\n\n{}\n", numbered(1), numbered(2));
 
-    let input = parse_compare_input("session.jsonl", &text, &catalog()).expect("loads");
+    let input = parse_compare_input("session.jsonl", &text, &InspectOptions::new(&catalog()))
+        .expect("loads");
 
     assert_eq!(
         (input.kind, numbers(&input.requests)),
@@ -79,37 +82,37 @@ fn bad_inputs_are_one_line_errors_naming_the_input() {
     let missing = folder.path().join("missing.json");
     let cases: Vec<(Result<_, CompareError>, String)> = vec![
         (
-            load_compare_input(&missing, &catalog()),
+            load_compare_input(&missing, &InspectOptions::new(&catalog())),
             format!(
                 "cannot read {}: No such file or directory (os error 2)",
                 missing.display()
             ),
         ),
         (
-            load_compare_input(folder.path(), &catalog()),
+            load_compare_input(folder.path(), &InspectOptions::new(&catalog())),
             format!(
                 "{}: folder holds no request-NN.json files",
                 folder.path().display()
             ),
         ),
         (
-            parse_compare_input("a.json", "{\n  \"input\": [\n    1,\n  ]\n}", &catalog()),
+            parse_compare_input("a.json", "{\n  \"input\": [\n    1,\n  ]\n}", &InspectOptions::new(&catalog())),
             "invalid JSON in a.json at line 4 column 3: trailing comma".to_string(),
         ),
         (
-            parse_compare_input("a.jsonl", "{\"input\": []}\n{\"input\": []}\n{\"input\": ]}\n", &catalog()),
+            parse_compare_input("a.jsonl", "{\"input\": []}\n{\"input\": []}\n{\"input\": ]}\n", &InspectOptions::new(&catalog())),
             "invalid JSON in a.jsonl at line 3 column 11: expected value".to_string(),
         ),
         (
-            parse_compare_input("a.jsonl", "{\"input\": []}\n{\"model\": \"x\"}\n", &catalog()),
+            parse_compare_input("a.jsonl", "{\"input\": []}\n{\"model\": \"x\"}\n", &InspectOptions::new(&catalog())),
             "a.jsonl line 2: not a request body like the lines before it".to_string(),
         ),
         (
-            parse_compare_input("a.json", "{\"model\": \"x\"}", &catalog()),
+            parse_compare_input("a.json", "{\"model\": \"x\"}", &InspectOptions::new(&catalog())),
             "a.json: not a request body, a folder of request-NN.json files, JSON lines of requests or a rollout".to_string(),
         ),
         (
-            parse_compare_input("a.json", "", &catalog()),
+            parse_compare_input("a.json", "", &InspectOptions::new(&catalog())),
             "invalid JSON in a.json at line 1 column 0: EOF while parsing a value".to_string(),
         ),
     ];
@@ -127,7 +130,8 @@ fn a_folder_with_an_invalid_request_names_the_file() {
     let path = folder.path().join("request-01.json");
     fs::write(&path, "{\"input\": [}").expect("write");
 
-    let error = load_compare_input(folder.path(), &catalog()).expect_err("invalid");
+    let error =
+        load_compare_input(folder.path(), &InspectOptions::new(&catalog())).expect_err("invalid");
 
     assert_eq!(
         error.to_string(),

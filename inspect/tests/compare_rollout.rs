@@ -7,6 +7,7 @@ use codex_inspect::CompareReport;
 use codex_inspect::Difference;
 use codex_inspect::DifferenceDetail;
 use codex_inspect::InputKind;
+use codex_inspect::InspectOptions;
 use codex_inspect::Position;
 use codex_inspect::ProseMode;
 use codex_inspect::Side;
@@ -100,7 +101,8 @@ fn two_turns() -> Vec<String> {
 
 fn rollout(lines: &[String]) -> codex_inspect::CompareInput {
     let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
-    let input = parse_compare_input("rollout.jsonl", &text, &catalog()).expect("a rollout");
+    let input = parse_compare_input("rollout.jsonl", &text, &InspectOptions::new(&catalog()))
+        .expect("a rollout");
     assert_eq!(input.kind, InputKind::Rollout);
     input
 }
@@ -198,7 +200,8 @@ fn a_damaged_rollout_line_is_bad_input() {
     lines[4] = "{\"timestamp\": \"x\", \"type\": \"response_item\", \"payload\": 7}".to_string();
     let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
 
-    let error = parse_compare_input("broken.jsonl", &text, &catalog()).expect_err("damaged line");
+    let error = parse_compare_input("broken.jsonl", &text, &InspectOptions::new(&catalog()))
+        .expect_err("damaged line");
 
     // The rest of the message is the rollout reader's description of the damage.
     let CompareError::DamagedRolloutLine {

@@ -22,8 +22,8 @@ use pretty_assertions::assert_eq;
 
 fn compare_paths(a: &Path, b: &Path) -> CompareReport {
     let catalog = ModelCatalog::bundled().expect("bundled catalog");
-    let a = load_compare_input(a, &catalog).expect("loads");
-    let b = load_compare_input(b, &catalog).expect("loads");
+    let a = load_compare_input(a, &codex_inspect::InspectOptions::new(&catalog)).expect("loads");
+    let b = load_compare_input(b, &codex_inspect::InspectOptions::new(&catalog)).expect("loads");
     compare_inputs(&a, &b, ProseMode::Ignore)
 }
 

@@ -5,6 +5,7 @@ use std::path::Path;
 use codex_protocol::openai_models::ModelInfo;
 use codex_protocol::openai_models::ModelVisibility;
 use codex_protocol::openai_models::ModelsResponse;
+use codex_release::BundledCatalog;
 
 use crate::error::CatalogError;
 use crate::error::CatalogOrigin;
@@ -14,9 +15,22 @@ use codex_prompts::check_variables;
 use codex_prompts::placeholder_names;
 use codex_protocol::openai_models::PERSONALITY_PLACEHOLDER;
 
-/// The catalog compiled into the binary: upstream's ten model slugs with their metadata and this
-/// project's own instruction templates (`prompts/templates/`). Regenerated, never hand-edited.
+/// The catalog compiled into the binary for 0.149: upstream's ten model slugs with their
+/// metadata and this project's own instruction templates (`prompts/templates/`). Regenerated,
+/// never hand-edited.
 pub const BUNDLED_MODELS_JSON: &str = include_str!("../models.json");
+
+/// The catalog of 0.171.0: the release's fourteen models (default `gpt-6.2-sol`) with their
+/// metadata and this project's own texts. Regenerated, never hand-edited.
+pub const BUNDLED_MODELS_0_171_JSON: &str = include_str!("../models-0.171.json");
+
+/// The document of a release's bundled catalog.
+pub fn bundled_models_json(catalog: BundledCatalog) -> &'static str {
+    match catalog {
+        BundledCatalog::V0_149 => BUNDLED_MODELS_JSON,
+        BundledCatalog::V0_171 => BUNDLED_MODELS_0_171_JSON,
+    }
+}
 
 /// A loaded set of catalog entries, in document order.
 ///
@@ -29,9 +43,14 @@ pub struct ModelCatalog {
 }
 
 impl ModelCatalog {
-    /// The catalog compiled into this crate.
+    /// The 0.149 catalog compiled into this crate.
     pub fn bundled() -> Result<Self, CatalogError> {
-        Self::parse(BUNDLED_MODELS_JSON, CatalogOrigin::Bundled)
+        Self::bundled_release(BundledCatalog::V0_149)
+    }
+
+    /// A release's catalog as compiled into this crate (`ReleaseProfile::catalog`).
+    pub fn bundled_release(catalog: BundledCatalog) -> Result<Self, CatalogError> {
+        Self::parse(bundled_models_json(catalog), CatalogOrigin::Bundled)
     }
 
     /// A user catalog file (`model_catalog` in config, `--model-catalog FILE`) in the

@@ -5,15 +5,18 @@
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 
+use codex_release::BundledCatalog;
+
 use crate::catalog::ModelCatalog;
 use crate::error::CatalogError;
 use crate::error::CatalogOrigin;
 
 /// Templates the bundled catalog's `instructions_template` texts were copied from.
-const INSTRUCTION_TEMPLATES: [TemplateId; 4] = [
+const INSTRUCTION_TEMPLATES: [TemplateId; 5] = [
     TemplateId::BaseInstructionsDefault,
     TemplateId::BaseInstructionsGpt5,
     TemplateId::BaseInstructionsGpt56,
+    TemplateId::BaseInstructionsGpt6,
     TemplateId::BaseInstructionsAutoReview,
 ];
 
@@ -25,9 +28,20 @@ const PERSONALITY_TEMPLATES: [TemplateId; 2] = [
 ];
 
 impl ModelCatalog {
-    /// The bundled catalog with every copied template text taken from `templates`.
+    /// The 0.149 bundled catalog with every copied template text taken from `templates`.
     pub fn bundled_with_templates(templates: &TemplateSet) -> Result<Self, CatalogError> {
-        let mut response = Self::bundled()?.into_response();
+        Self::bundled_for(BundledCatalog::V0_149, templates)
+    }
+
+    /// A release's bundled catalog (`ReleaseProfile::catalog`) with every copied template text
+    /// taken from `templates`. Texts composed when the catalog was written (a baked
+    /// personality) and the catalog's message texts other than the instructions keep the
+    /// embedded wording.
+    pub fn bundled_for(
+        catalog: BundledCatalog,
+        templates: &TemplateSet,
+    ) -> Result<Self, CatalogError> {
+        let mut response = Self::bundled_release(catalog)?.into_response();
         for messages in response
             .models
             .iter_mut()

@@ -50,6 +50,8 @@ template_catalogue! {
     BaseInstructionsGpt56 => "base_instructions/gpt-5.6.md" [],
     /// Base instructions for the automatic approval reviewer.
     BaseInstructionsAutoReview => "base_instructions/auto_review.md" [],
+    /// Base instructions for the `gpt-6` family (0.171 catalog).
+    BaseInstructionsGpt6 => "base_instructions/gpt-6.md" [],
     /// Personality text for `friendly`.
     PersonalityFriendly => "personality/friendly.md" [],
     /// Personality text for `pragmatic`.
@@ -114,8 +116,11 @@ template_catalogue! {
     MultiAgentExplicitRequestOnly => "multi_agent/explicit_request_only.md" [],
     /// Multi-agent mode: proactive delegation.
     MultiAgentProactive => "multi_agent/proactive.md" [],
-    /// Role instructions of the root agent under multi-agent v2, when the catalog has none.
-    MultiAgentRootAgentV2 => "multi_agent/root_agent_v2.md" ["max_concurrency"],
+    /// Who the root agent is under multi-agent v2, when the catalog has no role text.
+    MultiAgentRootAgentV2 => "multi_agent/root_agent_v2.md" [],
+    /// How the root agent under multi-agent v2 uses its team: follows the role text (this
+    /// project's, or the catalog's).
+    MultiAgentRootAgentV2Usage => "multi_agent/root_agent_v2_usage.md" ["max_concurrency"],
     /// Prefix that introduces a compaction summary in the rebuilt history.
     CompactionSummaryPrefix => "compaction/summary_prefix.md" [],
     /// Prompt asking the model to write a compaction summary.
@@ -142,6 +147,12 @@ template_catalogue! {
     ToolApplyPatchFunction => "tools/apply_patch_function.json" [],
     /// The `view_image` tool.
     ToolViewImage => "tools/view_image.json" [],
+    /// The `request_user_input_async` tool (catalog `experimental_supported_tools`).
+    ToolRequestUserInputAsync => "tools/request_user_input_async.json" [],
+    /// The `send_message_to_user_async` tool (catalog `experimental_supported_tools`).
+    ToolSendMessageToUserAsync => "tools/send_message_to_user_async.json" [],
+    /// The `clock` namespace (`sleep`; catalog `experimental_supported_tools`).
+    ToolClock => "tools/clock.json" [],
     /// The `tool_search` tool that holds deferred tools back.
     ToolSearch => "tools/tool_search.json" [],
     /// The `multi_agent_v1` namespace.

@@ -25,6 +25,16 @@ pub struct ReleaseProfile {
     pub recorded_cli_version: RecordedCliVersion,
     /// The `accept-encoding` header on `/responses`, if the release sends one.
     pub accept_encoding: Option<&'static str>,
+    /// Whether the `update_plan` tool is offered.
+    pub plan_tool: PlanTool,
+    /// Which parameters `view_image` has.
+    pub view_image_detail: ViewImageDetail,
+    /// Where an inline `multi_agent_v1` namespace sits among the built-in tools.
+    pub inline_multi_agent_position: InlineMultiAgentPosition,
+    /// What becomes of the catalog's root-agent role text under multi-agent v2.
+    pub catalog_role: CatalogRoleText,
+    /// When `multi_agent_v1`'s `spawn_agent` has the `service_tier` parameter.
+    pub spawn_agent_service_tier: SpawnAgentServiceTier,
 }
 
 /// The model catalog a release bundles.
@@ -88,6 +98,52 @@ pub enum TurnMetadataKeys {
     WithTurnSettings,
 }
 
+/// Whether the built-in `update_plan` tool is offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PlanTool {
+    Offered,
+    Omitted,
+}
+
+/// Which parameters the `view_image` tool has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ViewImageDetail {
+    /// `path`, and `detail` for models whose catalog entry sets `supports_image_detail_original`.
+    FollowsCatalog,
+    /// `path` only, for every model.
+    PathOnly,
+}
+
+/// Where the `multi_agent_v1` namespace goes when it is sent in full (not behind `tool_search`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InlineMultiAgentPosition {
+    /// After the goal tools, before `web_search`.
+    AfterGoalTools,
+    /// Right after `view_image`, before the goal tools.
+    BeforeGoalTools,
+}
+
+/// What the release does with the catalog's root-agent role text
+/// (`model_messages.multi_agent.role.root`) under multi-agent v2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CatalogRoleText {
+    /// Not used: the bundled root-agent text is sent, unmarked.
+    Ignored,
+    /// Sent inside `<multi_agent_role>` (no padding), followed by the usage notes the bundled
+    /// text ends with.
+    MarkedWithUsage,
+}
+
+/// When the `spawn_agent` tool of the `multi_agent_v1` namespace offers `service_tier`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SpawnAgentServiceTier {
+    /// Always.
+    Always,
+    /// Only for models whose catalog entry lists service tiers (0.171.0 sends none for a model
+    /// it has no metadata for).
+    WithModelServiceTiers,
+}
+
 /// 0.149.1: the release nearest the reference commit.
 pub(crate) const V0_149: ReleaseProfile = ReleaseProfile {
     release: CodexRelease::V0_149,
@@ -98,6 +154,11 @@ pub(crate) const V0_149: ReleaseProfile = ReleaseProfile {
     turn_metadata: TurnMetadataKeys::Base,
     recorded_cli_version: RecordedCliVersion::ThisProject,
     accept_encoding: None,
+    plan_tool: PlanTool::Offered,
+    view_image_detail: ViewImageDetail::FollowsCatalog,
+    inline_multi_agent_position: InlineMultiAgentPosition::AfterGoalTools,
+    catalog_role: CatalogRoleText::Ignored,
+    spawn_agent_service_tier: SpawnAgentServiceTier::Always,
 };
 
 /// 0.171.0, observed with the released binary (`docs/releases.md`).
@@ -110,6 +171,11 @@ pub(crate) const V0_171: ReleaseProfile = ReleaseProfile {
     turn_metadata: TurnMetadataKeys::WithTurnSettings,
     recorded_cli_version: RecordedCliVersion::Observed,
     accept_encoding: Some("zstd,gzip"),
+    plan_tool: PlanTool::Omitted,
+    view_image_detail: ViewImageDetail::PathOnly,
+    inline_multi_agent_position: InlineMultiAgentPosition::BeforeGoalTools,
+    catalog_role: CatalogRoleText::MarkedWithUsage,
+    spawn_agent_service_tier: SpawnAgentServiceTier::WithModelServiceTiers,
 };
 
 #[cfg(test)]

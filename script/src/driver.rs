@@ -25,6 +25,7 @@ use codex_core::TurnContext;
 use codex_core::WorldStateSnapshot;
 use codex_core::build_turn_request;
 use codex_models_manager::ModelCatalog;
+use codex_models_manager::ReleaseCatalogs;
 use codex_prompts::TemplateSet;
 use codex_protocol::BaseInstructions;
 use codex_protocol::RolloutItem;
@@ -32,6 +33,7 @@ use codex_protocol::SessionMeta;
 use codex_protocol::rollout::RolloutLine;
 use codex_protocol::rollout::TOKEN_COUNT_EVENT_TYPE;
 use codex_protocol::rollout::TokenUsageInfo;
+use codex_release::CodexRelease;
 use codex_rollout::ForkPoint;
 use codex_rollout::LoadedLine;
 use codex_rollout::LoadedRollout;
@@ -67,7 +69,8 @@ use turn_flow::EventState;
 /// What every scripted session runs against besides its settings.
 #[derive(Debug, Clone)]
 pub struct SessionEnvironment {
-    pub catalog: ModelCatalog,
+    /// The model catalog of each release; a turn uses its release's.
+    pub catalogs: ReleaseCatalogs,
     pub templates: TemplateSet,
     pub codex_home: CodexHome,
     /// Which extensions the host installs unasked (the CLI's: the skills extension).
@@ -188,7 +191,7 @@ impl<'env> ScriptedSession<'env> {
         let drawn = ids.draw_turn_ids();
         let identity = drawn.identity;
         let base_instructions = env
-            .assembler()
+            .assembler(config)
             .turn_context(config, &identity, drawn.turn_id, None, AgentsMd::Omitted)?
             .base_instructions
             .instructions()
@@ -237,7 +240,7 @@ impl<'env> ScriptedSession<'env> {
         let ids = identity_stream(config)?;
         let reconstructed = reconstruct(rollout);
         let drawn = ids.draw_turn_ids();
-        let drawn = env.assembler().turn_context(
+        let drawn = env.assembler(config).turn_context(
             config,
             &drawn.identity,
             drawn.turn_id,
@@ -270,7 +273,7 @@ impl<'env> ScriptedSession<'env> {
         let recorded = parent_meta.and_then(|meta| meta.base_instructions.as_ref());
         let drawn = ids.draw_turn_ids();
         let identity = drawn.identity;
-        let drawn = env.assembler().turn_context(
+        let drawn = env.assembler(config).turn_context(
             config,
             &identity,
             drawn.turn_id,
@@ -386,7 +389,7 @@ impl<'env> ScriptedSession<'env> {
             .map(|item| {
                 tracing::subscriber::with_default(
                     tracing::subscriber::NoSubscriber::default(),
-                    || env.catalog.lookup(&item.model).info,
+                    || env.catalog(drawn.release).lookup(&item.model).info,
                 )
             });
         let session = Session::resume(
@@ -455,7 +458,7 @@ impl<'env> ScriptedSession<'env> {
         }
         seed_stream(&self.ids, config, IdStream::Turn(self.turns_started))?;
         let turn_id = self.ids.draw_turn_ids().turn_id;
-        let mut settings = self.env.assembler().turn_context(
+        let mut settings = self.env.assembler(config).turn_context(
             config,
             &self.identity,
             turn_id,
@@ -529,7 +532,7 @@ impl<'env> ScriptedSession<'env> {
     /// instructions, after the previous turn's settings.
     fn turn_context(&self, config: &Config) -> Result<TurnContext, ScriptError> {
         let turn_id = self.ids.draw_turn_ids().turn_id;
-        let mut turn = self.env.assembler().turn_context(
+        let mut turn = self.env.assembler(config).turn_context(
             config,
             &self.identity,
             turn_id,
@@ -557,10 +560,15 @@ impl<'env> ScriptedSession<'env> {
 }
 
 impl SessionEnvironment {
-    /// The assembler every turn context of a session is built with.
-    pub fn assembler(&self) -> Assembler<'_> {
+    /// The catalog of `release`.
+    pub fn catalog(&self, release: CodexRelease) -> &ModelCatalog {
+        self.catalogs.get(release.profile().catalog)
+    }
+
+    /// The assembler a turn configured by `config` is built with: its release's catalog.
+    pub fn assembler(&self, config: &Config) -> Assembler<'_> {
         Assembler {
-            catalog: &self.catalog,
+            catalog: self.catalog(config.release),
             templates: &self.templates,
         }
     }

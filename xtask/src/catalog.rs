@@ -12,6 +12,7 @@ use std::path::Path;
 use codex_protocol::openai_models::ModelInstructionsVariables;
 use codex_protocol::openai_models::ModelMessages;
 use codex_protocol::openai_models::ModelsResponse;
+use codex_protocol::openai_models::PERSONALITY_PLACEHOLDER;
 use serde_json::Map;
 use serde_json::Value;
 
@@ -118,8 +119,13 @@ pub fn generate_catalog(
             });
         };
 
-        let template = template_text(&spec.instructions_template)?;
-        let template_source = ChangeSource::Template(spec.instructions_template.clone());
+        let mut template = template_text(&spec.instructions_template)?;
+        let mut template_source = ChangeSource::Template(spec.instructions_template.clone());
+        if let Some(baked) = &spec.baked_personality {
+            template = template.replace(PERSONALITY_PLACEHOLDER, &template_text(baked)?);
+            // Either file changes the written text; the personality is named as the source.
+            template_source = ChangeSource::Template(baked.clone());
+        }
         let personality_set = manifest.personality_set(spec);
         // Each slot's text and where it comes from, when the model has a personality set.
         let mut slots: Vec<(PersonalitySlot, Option<String>, ChangeSource)> = Vec::new();
@@ -196,6 +202,19 @@ pub fn generate_catalog(
             record("model_messages.instructions_variables", sources);
         }
 
+        for (message_path, message_template) in &spec.messages {
+            let text = Value::String(template_text(message_template)?);
+            let slot = message_slot(messages, message_path)
+                .map_err(|reason| invalid(format!("model `{slug}`: {reason}")))?;
+            if *slot != text {
+                *slot = text;
+                record(
+                    &format!("model_messages.{message_path}"),
+                    vec![ChangeSource::Template(message_template.clone())],
+                );
+            }
+        }
+
         for (key, value) in &spec.metadata {
             let value = serde_json::to_value(value).map_err(|source| XtaskError::Json {
                 path: path.to_path_buf(),
@@ -241,6 +260,28 @@ pub fn generate_catalog(
         source,
     })?;
     Ok(GeneratedCatalog { text, changes })
+}
+
+/// The value at dotted `path` inside `messages`, creating objects (over `null`) on the way.
+fn message_slot<'m>(
+    messages: &'m mut Map<String, Value>,
+    path: &str,
+) -> Result<&'m mut Value, String> {
+    let mut steps = path.split('.');
+    let first = steps.next().unwrap_or_default();
+    let mut slot = messages.entry(first.to_string()).or_insert(Value::Null);
+    for step in steps {
+        if slot.is_null() {
+            *slot = Value::Object(Map::new());
+        }
+        let Value::Object(object) = slot else {
+            return Err(format!(
+                "model_messages.{path} crosses a value that is not an object"
+            ));
+        };
+        slot = object.entry(step.to_string()).or_insert(Value::Null);
+    }
+    Ok(slot)
 }
 
 /// Sets `key`, keeping an existing key's position; a new key goes before `base_instructions`,

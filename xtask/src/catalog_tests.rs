@@ -41,12 +41,16 @@ fn manifest() -> Manifest {
                 slug: "with-personality".to_string(),
                 instructions_template: "base/p.md".to_string(),
                 personalities: Some("set".to_string()),
+                baked_personality: None,
+                messages: BTreeMap::new(),
                 metadata: metadata("priority = 5\ndescription = \"New words.\""),
             },
             ModelEntry {
                 slug: "plain".to_string(),
                 instructions_template: "base/plain.md".to_string(),
                 personalities: None,
+                baked_personality: None,
+                messages: BTreeMap::new(),
                 metadata: toml::Table::new(),
             },
         ],
@@ -199,4 +203,63 @@ fn unparsable_catalogs_are_errors_naming_the_file() {
     assert!(error.to_string().starts_with("models.json: EOF"), "{error}");
     let error = generate("{\"models\": 3}").expect_err("no array");
     assert_eq!(error.to_string(), "models.json: no `models` array");
+}
+
+#[test]
+fn a_baked_personality_and_message_texts_are_written_from_their_templates() {
+    let mut manifest = manifest();
+    manifest.models = vec![ModelEntry {
+        slug: "plain".to_string(),
+        instructions_template: "base/p.md".to_string(),
+        personalities: None,
+        baked_personality: Some("personality/default.md".to_string()),
+        messages: BTreeMap::from([
+            (
+                "multi_agent.role.root".to_string(),
+                "base/plain.md".to_string(),
+            ),
+            (
+                "collaboration_modes.default".to_string(),
+                "personality/default.md".to_string(),
+            ),
+        ]),
+        metadata: toml::Table::new(),
+    }];
+    let mut current = entry("plain", 2);
+    current["model_messages"] = json!({
+        "instructions_template": "old",
+        "collaboration_modes": {"default": "old", "plan": null},
+        "multi_agent": null,
+    });
+
+    let generated = generate_catalog(
+        Path::new("models.json"),
+        &pretty(&json!({ "models": [current] })),
+        &manifest,
+        &templates(),
+    )
+    .expect("generates");
+
+    let mut expected = entry("plain", 2);
+    expected["model_messages"] = json!({
+        "instructions_template": "Intro.\n\nBe calm.\n\n\nRules.\n",
+        "collaboration_modes": {"default": "Be calm.\n", "plan": null},
+        "multi_agent": {"role": {"root": "Plain.\n"}},
+        "instructions_variables": null,
+    });
+    assert_eq!(generated.text, pretty(&json!({ "models": [expected] })));
+    let fields: Vec<&str> = generated
+        .changes
+        .iter()
+        .map(|change| change.field.as_str())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "model_messages.instructions_template",
+            "model_messages.instructions_variables",
+            "model_messages.collaboration_modes.default",
+            "model_messages.multi_agent.role.root",
+        ]
+    );
 }

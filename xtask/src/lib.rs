@@ -64,6 +64,7 @@ pub use parity::ParityMode;
 pub use parity::ParityOutcome;
 pub use parity::locate_fixtures;
 pub use parity::run_parity;
+pub use prompts_check::BUNDLED_CATALOGS;
 pub use prompts_check::CATALOG_PATH;
 pub use prompts_check::MANIFEST_PATH;
 pub use prompts_check::Problem;

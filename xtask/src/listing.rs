@@ -12,7 +12,7 @@ use crate::prompts_check::TEMPLATES_DIR;
 /// The listing as text, one block per file under `prompts/templates/` in path order.
 pub fn list_prompts(root: &Path) -> Result<String, XtaskError> {
     let tree = PromptsTree::load(root)?;
-    let template_uses = tree.manifest.template_uses();
+    let template_uses = tree.template_uses();
     let mut output = String::new();
     for template in &tree.templates {
         let name = template

@@ -54,6 +54,8 @@ fn listing_shows_kind_variables_embedders_users_and_models() {
                 "{\"models\": [{\"slug\": \"m1\", \"display_name\": \"M1\", \"supported_reasoning_levels\": [], \
                  \"shell_type\": \"shell_command\", \"visibility\": \"list\", \"supported_in_api\": true, \"priority\": 1}]}",
             ),
+            ("prompts/models-0.171.toml", "models = []\n"),
+            ("models-manager/models-0.171.json", "{\"models\": []}"),
         ],
     );
     insta::assert_snapshot!(list_prompts(root.path()).expect("lists"));

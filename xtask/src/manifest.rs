@@ -13,6 +13,9 @@ use crate::error::XtaskError;
 /// and the instruction texts come from templates.
 const RESERVED_METADATA_KEYS: [&str; 3] = ["slug", "model_messages", "base_instructions"];
 
+/// Message families `messages` may not write: the instruction texts have fields of their own.
+const RESERVED_MESSAGE_PATHS: [&str; 2] = ["instructions_template", "instructions_variables"];
+
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Manifest {
@@ -52,6 +55,14 @@ pub struct ModelEntry {
     /// without one that field is `null`.
     #[serde(default)]
     pub personalities: Option<String>,
+    /// A personality template substituted for `{{ personality }}` when the catalog is written,
+    /// for models whose instructions carry one personality baked in (no variables).
+    #[serde(default)]
+    pub baked_personality: Option<String>,
+    /// Further message texts: a dotted path inside `model_messages` (`multi_agent.role.root`,
+    /// `collaboration_modes.default`, …) and the template written there.
+    #[serde(default)]
+    pub messages: BTreeMap<String, String>,
     /// Top-level catalog fields set verbatim (TOML values converted to JSON).
     #[serde(default)]
     pub metadata: toml::Table,
@@ -94,12 +105,14 @@ impl PersonalitySet {
 
 /// What a template referenced by the manifest becomes in the catalog.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum CatalogField {
+pub enum CatalogField<'a> {
     InstructionsTemplate,
     Personality(PersonalitySlot),
+    /// A text at a dotted path inside `model_messages`.
+    Message(&'a str),
 }
 
-impl CatalogField {
+impl CatalogField<'_> {
     pub fn json_path(self) -> String {
         match self {
             CatalogField::InstructionsTemplate => {
@@ -111,6 +124,7 @@ impl CatalogField {
                     slot.catalog_key()
                 )
             }
+            CatalogField::Message(path) => format!("model_messages.{path}"),
         }
     }
 }
@@ -120,7 +134,7 @@ impl CatalogField {
 pub struct TemplateUse<'a> {
     pub template: &'a str,
     pub slug: &'a str,
-    pub field: CatalogField,
+    pub field: CatalogField<'a>,
 }
 
 impl Manifest {
@@ -158,6 +172,27 @@ impl Manifest {
                 return Err(format!("model `{}` is listed twice", model.slug));
             }
             check_template_path(&model.instructions_template)?;
+            if let Some(baked) = &model.baked_personality {
+                check_template_path(baked)?;
+                if model.personalities.is_some() {
+                    return Err(format!(
+                        "model `{}` has both a personality set and a baked personality",
+                        model.slug
+                    ));
+                }
+            }
+            for (path, template) in &model.messages {
+                check_template_path(template)?;
+                if path.is_empty()
+                    || path.split('.').any(str::is_empty)
+                    || RESERVED_MESSAGE_PATHS.contains(&path.split('.').next().unwrap_or_default())
+                {
+                    return Err(format!(
+                        "model `{}`: `{path}` is not a message path the manifest may set",
+                        model.slug
+                    ));
+                }
+            }
             if let Some(set) = &model.personalities
                 && !self.personality_sets.contains_key(set)
             {
@@ -195,17 +230,30 @@ impl Manifest {
                 slug: &model.slug,
                 field: CatalogField::InstructionsTemplate,
             });
-            let Some(set) = self.personality_set(model) else {
-                continue;
-            };
-            for slot in PersonalitySlot::ALL {
-                if let Some(PersonalityText::Template(template)) = set.text(slot) {
-                    uses.push(TemplateUse {
-                        template,
-                        slug: &model.slug,
-                        field: CatalogField::Personality(slot),
-                    });
+            if let Some(baked) = &model.baked_personality {
+                uses.push(TemplateUse {
+                    template: baked,
+                    slug: &model.slug,
+                    field: CatalogField::InstructionsTemplate,
+                });
+            }
+            if let Some(set) = self.personality_set(model) {
+                for slot in PersonalitySlot::ALL {
+                    if let Some(PersonalityText::Template(template)) = set.text(slot) {
+                        uses.push(TemplateUse {
+                            template,
+                            slug: &model.slug,
+                            field: CatalogField::Personality(slot),
+                        });
+                    }
                 }
+            }
+            for (path, template) in &model.messages {
+                uses.push(TemplateUse {
+                    template,
+                    slug: &model.slug,
+                    field: CatalogField::Message(path),
+                });
             }
         }
         uses

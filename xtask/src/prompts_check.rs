@@ -18,13 +18,23 @@ use crate::includes::SourceSite;
 use crate::includes::UnresolvedInclude;
 use crate::includes::collect_files;
 use crate::manifest::Manifest;
+use crate::manifest::TemplateUse;
 
 /// Template directory, relative to the workspace root.
 pub const TEMPLATES_DIR: &str = "prompts/templates";
-/// The per-model manifest, relative to the workspace root.
+/// The per-model manifest of the 0.149 catalog, relative to the workspace root.
 pub const MANIFEST_PATH: &str = "prompts/models.toml";
-/// The generated catalog, relative to the workspace root.
+/// The generated 0.149 catalog, relative to the workspace root.
 pub const CATALOG_PATH: &str = "models-manager/models.json";
+/// The manifest and the generated catalog of every bundled catalog (one per release's
+/// catalog), relative to the workspace root.
+pub const BUNDLED_CATALOGS: [(&str, &str); 2] = [
+    (MANIFEST_PATH, CATALOG_PATH),
+    (
+        "prompts/models-0.171.toml",
+        "models-manager/models-0.171.json",
+    ),
+];
 
 /// Something `--check` rejects. Paths are relative to the workspace root.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,6 +45,7 @@ pub enum Problem {
     UnresolvedInclude { site: SourceSite, reason: String },
     /// The manifest names a template that does not exist.
     MissingManifestTemplate {
+        manifest: PathBuf,
         template: PathBuf,
         slugs: Vec<String>,
     },
@@ -63,18 +74,30 @@ impl fmt::Display for Problem {
                 "{site}: cannot tell which file this include_str! embeds ({reason}); \
                  use a string literal path"
             ),
-            Problem::MissingManifestTemplate { template, slugs } => write!(
+            Problem::MissingManifestTemplate {
+                manifest,
+                template,
+                slugs,
+            } => write!(
                 f,
-                "{MANIFEST_PATH}: {} (used by {}) does not exist",
+                "{}: {} (used by {}) does not exist",
+                manifest.display(),
                 template.display(),
                 slugs.join(", ")
             ),
-            Problem::UnreferencedTemplate { template } => write!(
-                f,
-                "{} is not used: no crate embeds it with include_str! and {MANIFEST_PATH} does \
-                 not name it; use it or delete it",
-                template.display()
-            ),
+            Problem::UnreferencedTemplate { template } => {
+                let manifests: Vec<&str> = BUNDLED_CATALOGS
+                    .iter()
+                    .map(|(manifest, _)| *manifest)
+                    .collect();
+                write!(
+                    f,
+                    "{} is not used: no crate embeds it with include_str! and no catalog manifest \
+                     ({}) names it; use it or delete it",
+                    template.display(),
+                    manifests.join(", ")
+                )
+            }
             Problem::StaleGenerated {
                 file,
                 sources,
@@ -105,13 +128,20 @@ pub struct Regeneration {
     pub problems: Vec<Problem>,
 }
 
+/// One bundled catalog: its manifest and the generated file's current text.
+pub(crate) struct BundledCatalogFiles {
+    pub manifest_path: &'static str,
+    pub catalog_path: &'static str,
+    pub manifest: Manifest,
+    pub catalog_text: String,
+}
+
 /// Everything the checks and the listing need, read once.
 pub(crate) struct PromptsTree {
     pub root: PathBuf,
     pub templates: Vec<PathBuf>,
     pub scan: IncludeScan,
-    pub manifest: Manifest,
-    pub catalog_text: String,
+    pub catalogs: Vec<BundledCatalogFiles>,
 }
 
 impl PromptsTree {
@@ -123,21 +153,37 @@ impl PromptsTree {
             .into_iter()
             .map(|path| path.strip_prefix(root).unwrap_or(&path).to_path_buf())
             .collect();
-        let catalog_path = root.join(CATALOG_PATH);
-        let catalog_text = std::fs::read_to_string(&catalog_path)
-            .map_err(|source| XtaskError::io(&catalog_path, source))?;
+        let mut catalogs = Vec::new();
+        for (manifest_path, catalog_path) in BUNDLED_CATALOGS {
+            let path = root.join(catalog_path);
+            let catalog_text =
+                std::fs::read_to_string(&path).map_err(|source| XtaskError::io(&path, source))?;
+            catalogs.push(BundledCatalogFiles {
+                manifest_path,
+                catalog_path,
+                manifest: Manifest::load(&root.join(manifest_path))?,
+                catalog_text,
+            });
+        }
         Ok(Self {
             root: root.to_path_buf(),
             templates,
             scan: IncludeScan::workspace(root)?,
-            manifest: Manifest::load(&root.join(MANIFEST_PATH))?,
-            catalog_text,
+            catalogs,
         })
     }
 
-    /// Problems other than a stale catalog, and the catalog generated from the templates
-    /// (None when a template the manifest names is missing).
-    fn analyze(&self) -> Result<(Vec<Problem>, Option<GeneratedCatalog>), XtaskError> {
+    /// Every template use of every manifest.
+    pub fn template_uses(&self) -> Vec<TemplateUse<'_>> {
+        self.catalogs
+            .iter()
+            .flat_map(|catalog| catalog.manifest.template_uses())
+            .collect()
+    }
+
+    /// Problems other than a stale catalog, and each catalog generated from the templates
+    /// (None when a template its manifest names is missing).
+    fn analyze(&self) -> Result<(Vec<Problem>, Vec<Option<GeneratedCatalog>>), XtaskError> {
         let mut problems = Vec::new();
         let mut missing_includes: Vec<Problem> = self
             .scan
@@ -163,31 +209,43 @@ impl PromptsTree {
                 ),
         );
 
-        let mut texts = BTreeMap::new();
-        let mut missing: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
-        for template_use in self.manifest.template_uses() {
-            let relative = Path::new(TEMPLATES_DIR).join(template_use.template);
-            match std::fs::read_to_string(self.root.join(&relative)) {
-                Ok(text) => {
-                    texts.insert(template_use.template.to_string(), text);
-                }
-                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                    let slugs = missing.entry(relative).or_default();
-                    if !slugs.iter().any(|slug| slug == template_use.slug) {
-                        slugs.push(template_use.slug.to_string());
+        let mut generated = Vec::new();
+        for catalog in &self.catalogs {
+            let mut texts = BTreeMap::new();
+            let mut missing: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
+            for template_use in catalog.manifest.template_uses() {
+                let relative = Path::new(TEMPLATES_DIR).join(template_use.template);
+                match std::fs::read_to_string(self.root.join(&relative)) {
+                    Ok(text) => {
+                        texts.insert(template_use.template.to_string(), text);
                     }
+                    Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                        let slugs = missing.entry(relative).or_default();
+                        if !slugs.iter().any(|slug| slug == template_use.slug) {
+                            slugs.push(template_use.slug.to_string());
+                        }
+                    }
+                    Err(error) => return Err(XtaskError::io(&self.root.join(&relative), error)),
                 }
-                Err(error) => return Err(XtaskError::io(&self.root.join(&relative), error)),
             }
-        }
-        problems.extend(
-            missing
-                .iter()
-                .map(|(template, slugs)| Problem::MissingManifestTemplate {
+            problems.extend(missing.iter().map(|(template, slugs)| {
+                Problem::MissingManifestTemplate {
+                    manifest: PathBuf::from(catalog.manifest_path),
                     template: template.clone(),
                     slugs: slugs.clone(),
-                }),
-        );
+                }
+            }));
+            generated.push(if missing.is_empty() {
+                Some(generate_catalog(
+                    &self.root.join(catalog.catalog_path),
+                    &catalog.catalog_text,
+                    &catalog.manifest,
+                    &texts,
+                )?)
+            } else {
+                None
+            });
+        }
 
         let reachable = self.reachable();
         problems.extend(
@@ -198,17 +256,6 @@ impl PromptsTree {
                     template: template.clone(),
                 }),
         );
-
-        let generated = if missing.is_empty() {
-            Some(generate_catalog(
-                &self.root.join(CATALOG_PATH),
-                &self.catalog_text,
-                &self.manifest,
-                &texts,
-            )?)
-        } else {
-            None
-        };
         Ok((problems, generated))
     }
 
@@ -219,8 +266,7 @@ impl PromptsTree {
             .iter()
             .map(|include| include.path.clone())
             .chain(
-                self.manifest
-                    .template_uses()
+                self.template_uses()
                     .iter()
                     .map(|template_use| Path::new(TEMPLATES_DIR).join(template_use.template)),
             )
@@ -228,51 +274,58 @@ impl PromptsTree {
     }
 }
 
-/// `cargo xtask prompts --check`: every problem, the stale catalog (with its diff) included.
+/// `cargo xtask prompts --check`: every problem, each stale catalog (with its diff) included.
 pub fn check_prompts(root: &Path) -> Result<Vec<Problem>, XtaskError> {
     let tree = PromptsTree::load(root)?;
     let (mut problems, generated) = tree.analyze()?;
-    if let Some(generated) = generated
-        && generated.text != tree.catalog_text
-    {
-        problems.push(Problem::StaleGenerated {
-            file: PathBuf::from(CATALOG_PATH),
-            sources: stale_sources(&generated.changes),
-            diff: unified_diff(
-                &tree.catalog_text,
-                &generated.text,
-                &format!("a/{CATALOG_PATH}"),
-                &format!("b/{CATALOG_PATH} (generated)"),
-            ),
-        });
+    for (catalog, generated) in tree.catalogs.iter().zip(generated) {
+        let Some(generated) = generated else {
+            continue;
+        };
+        if generated.text != catalog.catalog_text {
+            problems.push(Problem::StaleGenerated {
+                file: PathBuf::from(catalog.catalog_path),
+                sources: stale_sources(&generated.changes, catalog.manifest_path),
+                diff: unified_diff(
+                    &catalog.catalog_text,
+                    &generated.text,
+                    &format!("a/{}", catalog.catalog_path),
+                    &format!("b/{} (generated)", catalog.catalog_path),
+                ),
+            });
+        }
     }
     Ok(problems)
 }
 
-/// `cargo xtask prompts`: rewrites the catalog when it differs from what the templates
-/// produce, and reports the problems a rewrite cannot fix.
+/// `cargo xtask prompts`: rewrites each catalog that differs from what the templates produce,
+/// and reports the problems a rewrite cannot fix.
 pub fn regenerate_prompts(root: &Path) -> Result<Regeneration, XtaskError> {
     let tree = PromptsTree::load(root)?;
     let (problems, generated) = tree.analyze()?;
     let mut written = Vec::new();
-    if let Some(generated) = generated
-        && generated.text != tree.catalog_text
-    {
-        let path = root.join(CATALOG_PATH);
-        std::fs::write(&path, &generated.text).map_err(|source| XtaskError::io(&path, source))?;
-        written.push(PathBuf::from(CATALOG_PATH));
+    for (catalog, generated) in tree.catalogs.iter().zip(generated) {
+        let Some(generated) = generated else {
+            continue;
+        };
+        if generated.text != catalog.catalog_text {
+            let path = root.join(catalog.catalog_path);
+            std::fs::write(&path, &generated.text)
+                .map_err(|source| XtaskError::io(&path, source))?;
+            written.push(PathBuf::from(catalog.catalog_path));
+        }
     }
     Ok(Regeneration { written, problems })
 }
 
 /// Source files of the changed fields, each with the models concerned, in first-seen order.
-fn stale_sources(changes: &[FieldChange]) -> Vec<(PathBuf, Vec<String>)> {
+fn stale_sources(changes: &[FieldChange], manifest_path: &str) -> Vec<(PathBuf, Vec<String>)> {
     let mut sources: Vec<(PathBuf, Vec<String>)> = Vec::new();
     for change in changes {
         for source in &change.sources {
             let path = match source {
                 ChangeSource::Template(template) => Path::new(TEMPLATES_DIR).join(template),
-                ChangeSource::Manifest => PathBuf::from(MANIFEST_PATH),
+                ChangeSource::Manifest => PathBuf::from(manifest_path),
             };
             let index = match sources.iter().position(|(known, _)| *known == path) {
                 Some(index) => index,

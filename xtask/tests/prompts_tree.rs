@@ -12,8 +12,8 @@ use std::path::Path;
 use std::path::PathBuf;
 
 use pretty_assertions::assert_eq;
+use xtask::BUNDLED_CATALOGS;
 use xtask::CATALOG_PATH;
-use xtask::MANIFEST_PATH;
 use xtask::Problem;
 use xtask::TEMPLATES_DIR;
 use xtask::check_prompts;
@@ -60,7 +60,10 @@ fn copy_workspace() -> tempfile::TempDir {
         &source.join(TEMPLATES_DIR),
         &copy.path().join(TEMPLATES_DIR),
     );
-    for file in [MANIFEST_PATH, CATALOG_PATH] {
+    for file in BUNDLED_CATALOGS
+        .iter()
+        .flat_map(|(manifest, catalog)| [manifest, catalog])
+    {
         std::fs::copy(source.join(file), copy.path().join(file)).expect("copy");
     }
     copy
@@ -101,7 +104,8 @@ fn regenerating_the_committed_tree_changes_nothing() {
 fn an_edited_template_fails_until_regenerated_and_regeneration_is_idempotent() {
     let copy = copy_workspace();
     let baseline = check_prompts(copy.path()).expect("check runs");
-    let template = Path::new(TEMPLATES_DIR).join("base_instructions/auto_review.md");
+    // Only the 0.149 catalog uses it (gpt-5.2).
+    let template = Path::new(TEMPLATES_DIR).join("base_instructions/default.md");
     let path = copy.path().join(&template);
     let mut text = std::fs::read_to_string(&path).expect("template");
     text.push_str("One more rule.\n");
@@ -121,7 +125,7 @@ fn an_edited_template_fails_until_regenerated_and_regeneration_is_idempotent() {
     assert_eq!(file, Path::new(CATALOG_PATH));
     assert_eq!(
         sources,
-        &vec![(template.clone(), vec!["codex-auto-review".to_string()])]
+        &vec![(template.clone(), vec!["gpt-5.2".to_string()])]
     );
     assert!(diff.starts_with(&format!(
         "--- a/{CATALOG_PATH}\n+++ b/{CATALOG_PATH} (generated)\n"
@@ -130,7 +134,7 @@ fn an_edited_template_fails_until_regenerated_and_regeneration_is_idempotent() {
     assert!(
         new[0]
             .to_string()
-            .starts_with("models-manager/models.json is out of date with prompts/templates/base_instructions/auto_review.md (codex-auto-review); run `cargo xtask prompts`\n"),
+            .starts_with("models-manager/models.json is out of date with prompts/templates/base_instructions/default.md (gpt-5.2); run `cargo xtask prompts`\n"),
         "{}",
         new[0]
     );
@@ -161,7 +165,8 @@ fn an_unreferenced_template_fails_naming_it() {
     assert_eq!(
         new[0].to_string(),
         "prompts/templates/notes/forgotten.md is not used: no crate embeds it with include_str! \
-         and prompts/models.toml does not name it; use it or delete it"
+         and no catalog manifest (prompts/models.toml, prompts/models-0.171.toml) names it; use \
+         it or delete it"
     );
 }
 
@@ -176,7 +181,9 @@ fn a_deleted_template_fails_naming_it_and_the_code_that_embeds_it() {
     let new = added(&baseline, check_prompts(copy.path()).expect("check runs"));
     let [
         Problem::MissingInclude { site, path },
-        Problem::MissingManifestTemplate { template, slugs },
+        Problem::MissingManifestTemplate {
+            template, slugs, ..
+        },
     ] = new.as_slice()
     else {
         panic!("expected a missing include and a missing manifest template, got {new:#?}");

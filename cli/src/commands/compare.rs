@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use codex_inspect::CompareInput;
+use codex_inspect::InspectOptions;
 use codex_inspect::ProseMode;
 use codex_inspect::compare_inputs;
 use codex_inspect::load_compare_input;
 use codex_inspect::parse_compare_input;
-use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 
 use codex_release::CodexRelease;
@@ -94,6 +94,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Comparison> {
             let played = play_under_releases(&args.a, [*first, *second], &args.catalog)?;
             (Some(played.heading), played.a, played.b)
         }
+        ([_, _, _, ..], _) => anyhow::bail!("--codex-version is given at most twice"),
         ([_, _], Some(_)) => anyhow::bail!(
             "two --codex-version values compare one session script under both releases: give \
              the script only, not a second input"
@@ -101,11 +102,15 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Comparison> {
         ([] | [_], None) => anyhow::bail!(
             "compare needs two inputs, or one session script with --codex-version given twice"
         ),
-        ([] | [_], Some(b)) => {
-            let catalog = args.catalog.load(&TemplateSet::embedded())?;
-            (None, load(&args.a, &catalog)?, load(b, &catalog)?)
+        (asked @ ([] | [_]), Some(b)) => {
+            // Each rollout is rebuilt as the release that wrote it, unless one is named.
+            let catalogs = args.catalog.load_all(&TemplateSet::embedded())?;
+            let options = InspectOptions {
+                release: asked.first().copied(),
+                ..InspectOptions::by_release(&catalogs)
+            };
+            (None, load(&args.a, &options)?, load(b, &options)?)
         }
-        (_, _) => anyhow::bail!("--codex-version is given at most twice"),
     };
     let report = compare_inputs(&a, &b, prose);
     let output = match args.format {
@@ -120,10 +125,10 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Comparison> {
     Ok(Comparison { output, exit_code })
 }
 
-fn load(path: &Path, catalog: &ModelCatalog) -> anyhow::Result<CompareInput> {
+fn load(path: &Path, options: &InspectOptions<'_>) -> anyhow::Result<CompareInput> {
     if path == Path::new(input::STDIN_PATH) {
         let text = input::read_text(path)?;
-        return Ok(parse_compare_input(&input::describe(path), &text, catalog)?);
+        return Ok(parse_compare_input(&input::describe(path), &text, options)?);
     }
-    Ok(load_compare_input(path, catalog)?)
+    Ok(load_compare_input(path, options)?)
 }

@@ -73,10 +73,11 @@ pub fn run(args: &InspectArgs) -> anyhow::Result<String> {
         );
         check_output("--out", out, &inputs, replacing)?;
     }
-    let catalog = args.catalog.load(&TemplateSet::embedded())?;
+    // The rollout is rebuilt with the catalog of its release.
+    let catalogs = args.catalog.load_all(&TemplateSet::embedded())?;
     let options = InspectOptions {
         release: args.codex_version,
-        ..InspectOptions::new(&catalog)
+        ..InspectOptions::by_release(&catalogs)
     };
     let inspection = inspect_file(&args.rollout, &options)
         .with_context(|| format!("cannot inspect {}", args.rollout.display()))?;

@@ -14,6 +14,7 @@ use tracing::warn;
 use crate::catalog::CatalogArgs;
 use crate::config_flags::load_config;
 use crate::config_flags::personality_flag;
+use codex_release::CodexRelease;
 
 /// Print a model's base instructions
 ///
@@ -33,6 +34,11 @@ pub struct InstructionsArgs {
 
     #[command(flatten)]
     pub catalog: CatalogArgs,
+
+    /// The upstream Codex release whose bundled catalog is read (`0.149`, `0.171`; default:
+    /// `codex_version` from config, else the latest supported release).
+    #[arg(long, value_name = "VERSION")]
+    pub codex_version: Option<CodexRelease>,
 
     /// Directory overlaying the bundled templates file by file (same relative paths as
     /// `prompts/templates/`). Changes model instructions only with the bundled catalog.
@@ -54,6 +60,7 @@ pub fn run(args: &InstructionsArgs) -> anyhow::Result<String> {
         codex_home: args.codex_home.clone(),
         model: Some(args.model.clone()),
         personality,
+        codex_version: args.codex_version,
         model_catalog: args.catalog.model_catalog.clone(),
         ..ConfigOverrides::default()
     };
@@ -73,7 +80,7 @@ pub fn run(args: &InstructionsArgs) -> anyhow::Result<String> {
     let catalog = CatalogArgs {
         model_catalog: config.model_catalog.clone(),
     }
-    .load(&templates)?;
+    .load(&templates, config.release)?;
     // An unknown slug is an error here, so the lookup's own fallback warning would only be a
     // second, redundant line on stderr.
     let resolved =

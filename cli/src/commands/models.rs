@@ -22,6 +22,8 @@ use tracing::warn;
 use crate::catalog::CatalogArgs;
 use crate::endpoint::EndpointArgs;
 use crate::endpoint::runtime;
+use codex_config::DEFAULT_RELEASE;
+use codex_release::CodexRelease;
 
 /// List the catalog's models
 ///
@@ -31,6 +33,11 @@ use crate::endpoint::runtime;
 pub struct ModelsArgs {
     #[command(flatten)]
     pub catalog: CatalogArgs,
+
+    /// The upstream Codex release whose bundled catalog is listed (`0.149`, `0.171`; default:
+    /// the latest supported release).
+    #[arg(long, value_name = "VERSION")]
+    pub codex_version: Option<CodexRelease>,
 
     /// Print a JSON array of `{slug, visibility, context_window, supports_personality}`.
     #[arg(long)]
@@ -58,7 +65,8 @@ pub fn run(args: &ModelsArgs) -> anyhow::Result<String> {
     if !args.refresh {
         args.endpoint.reject_unused("--refresh")?;
     }
-    let mut catalog = args.catalog.load(&TemplateSet::embedded())?;
+    let release = args.codex_version.unwrap_or(DEFAULT_RELEASE);
+    let mut catalog = args.catalog.load(&TemplateSet::embedded(), release)?;
     if args.refresh {
         catalog = refreshed(args, catalog)?;
     }

@@ -255,7 +255,7 @@ pub fn prepare_turn(args: &TurnArgs, default_surface: Surface) -> anyhow::Result
     let catalog = CatalogArgs {
         model_catalog: config.model_catalog.clone(),
     }
-    .load(&templates)?;
+    .load(&templates, config.release)?;
     let ids = thread_ids(&config)?;
     let drawn = ids.draw_turn_ids();
     let mut turn = Assembler {

@@ -391,16 +391,16 @@ pub(crate) fn environment(
         Some(dir) => TemplateSet::from_dir(dir)?,
         None => TemplateSet::embedded(),
     };
-    let catalog = CatalogArgs {
+    let catalogs = CatalogArgs {
         model_catalog: options.catalog.model_catalog.clone().or(script_catalog),
     }
-    .load(&templates)?;
+    .load_all(&templates)?;
     let mut config_env = ConfigEnv::from_process();
     if current_dir.is_some() {
         config_env.current_dir = current_dir;
     }
     Ok(SessionEnvironment {
-        catalog,
+        catalogs,
         templates,
         codex_home: options
             .codex_home

@@ -1,5 +1,6 @@
 //! The built-in tool list, chosen from the model's catalog flags.
 
+use codex_config::DEFAULT_RELEASE;
 use codex_config::Feature;
 use codex_config::Features;
 use codex_prompts::TemplateId;
@@ -12,6 +13,11 @@ use codex_protocol::openai_models::ModelInfo;
 use codex_protocol::openai_models::MultiAgentVersion;
 use codex_protocol::openai_models::ToolMode;
 use codex_protocol::openai_models::WebSearchToolType;
+use codex_release::InlineMultiAgentPosition;
+use codex_release::PlanTool;
+use codex_release::ReleaseProfile;
+use codex_release::SpawnAgentServiceTier;
+use codex_release::ViewImageDetail;
 
 use super::code_mode::CodeModeExposure;
 use super::code_mode::ToolLayout;
@@ -72,6 +78,55 @@ impl MultiAgentTools {
     }
 }
 
+/// Tools a catalog entry opts into by name (`experimental_supported_tools`) that this project
+/// knows how to describe; other names are ignored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ExperimentalTool {
+    /// `request_user_input_async`: questions that do not end the turn.
+    RequestUserInputAsync,
+    /// `send_message_to_user_async`: a message that does not end the turn.
+    SendMessageToUserAsync,
+    /// The `clock` namespace (`sleep`).
+    Clock,
+}
+
+impl ExperimentalTool {
+    /// The catalog's name of the tool.
+    pub fn catalog_name(self) -> &'static str {
+        match self {
+            Self::RequestUserInputAsync => "request_user_input_async",
+            Self::SendMessageToUserAsync => "send_message_to_user_async",
+            Self::Clock => "clock",
+        }
+    }
+
+    const ALL: [Self; 3] = [
+        Self::RequestUserInputAsync,
+        Self::SendMessageToUserAsync,
+        Self::Clock,
+    ];
+
+    /// The known tools a model's catalog entry names, in this project's order.
+    pub fn for_model(model: &ModelInfo) -> Vec<Self> {
+        Self::ALL
+            .into_iter()
+            .filter(|tool| {
+                model
+                    .experimental_supported_tools
+                    .iter()
+                    .any(|name| name == tool.catalog_name())
+            })
+            .collect()
+    }
+}
+
+/// Whether a tool offers the `service_tier` parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ServiceTierParameter {
+    Offered,
+    Omitted,
+}
+
 /// Whether the goal extension's tools (`get_goal`, `create_goal`, `update_goal`) are offered.
 /// Upstream's host installs that extension (`codex-rs/app-server/src/extensions.rs`) and it
 /// offers its tools while the `goals` feature (on by default) is on; a host that installs no
@@ -104,33 +159,67 @@ pub struct BuiltinToolsConfig {
     pub image_input: bool,
     pub image_detail: ImageDetailParameter,
     pub multi_agent: MultiAgentTools,
+    /// Where an inline `multi_agent_v1` namespace goes (the release's choice).
+    pub inline_multi_agent_position: InlineMultiAgentPosition,
+    /// Whether `multi_agent_v1`'s `spawn_agent` has the `service_tier` parameter.
+    pub spawn_agent_service_tier: ServiceTierParameter,
     pub goals: GoalTools,
+    /// Whether `update_plan` is offered (the release's choice).
+    pub plan_tool: PlanTool,
+    /// The catalog's opt-in tools this project describes.
+    pub experimental: Vec<ExperimentalTool>,
     /// Code mode or direct tools, from the model's `tool_mode`.
     pub layout: ToolLayout,
 }
 
 impl BuiltinToolsConfig {
-    /// Flags taken from the model's catalog entry and the session's features; the web search
-    /// mode is a session setting (upstream uses `live` under `danger-full-access` and `cached`
-    /// otherwise unless configured).
+    /// Flags taken from the model's catalog entry and the session's features, as the default
+    /// release offers them ([`BuiltinToolsConfig::for_release`]).
     pub fn for_model(
         model: &ModelInfo,
         web_search_mode: WebSearchMode,
         features: &Features,
     ) -> Self {
+        Self::for_release(model, web_search_mode, features, DEFAULT_RELEASE.profile())
+    }
+
+    /// Flags taken from the model's catalog entry, the session's features and what `release`
+    /// does differently; the web search mode is a session setting (upstream uses `live` under
+    /// `danger-full-access` and `cached` otherwise unless configured).
+    pub fn for_release(
+        model: &ModelInfo,
+        web_search_mode: WebSearchMode,
+        features: &Features,
+        release: &ReleaseProfile,
+    ) -> Self {
+        let image_detail = match release.view_image_detail {
+            ViewImageDetail::FollowsCatalog if model.supports_image_detail_original => {
+                ImageDetailParameter::Offered
+            }
+            ViewImageDetail::FollowsCatalog | ViewImageDetail::PathOnly => {
+                ImageDetailParameter::Omitted
+            }
+        };
         Self {
             shell_type: model.shell_type,
             apply_patch_tool_type: model.apply_patch_tool_type,
             web_search_mode,
             web_search_tool_type: model.web_search_tool_type,
             image_input: model.supports_input_modality(InputModality::Image),
-            image_detail: if model.supports_image_detail_original {
-                ImageDetailParameter::Offered
-            } else {
-                ImageDetailParameter::Omitted
-            },
+            image_detail,
             multi_agent: MultiAgentTools::for_model(model, features),
+            inline_multi_agent_position: release.inline_multi_agent_position,
+            spawn_agent_service_tier: match release.spawn_agent_service_tier {
+                SpawnAgentServiceTier::WithModelServiceTiers if model.service_tiers.is_empty() => {
+                    ServiceTierParameter::Omitted
+                }
+                SpawnAgentServiceTier::Always | SpawnAgentServiceTier::WithModelServiceTiers => {
+                    ServiceTierParameter::Offered
+                }
+            },
             goals: GoalTools::for_features(features),
+            plan_tool: release.plan_tool,
+            experimental: ExperimentalTool::for_model(model),
             layout: match model.tool_mode {
                 Some(ToolMode::CodeModeOnly) => ToolLayout::CodeModeOnly,
                 Some(ToolMode::Direct | ToolMode::CodeMode) | None => ToolLayout::Direct,
@@ -139,9 +228,10 @@ impl BuiltinToolsConfig {
     }
 }
 
-/// The built-in tools in upstream's order: shell tools, `update_plan`, `request_user_input`,
-/// `apply_patch`, `view_image`, the goal tools, `tool_search` or a multi-agent namespace,
-/// `web_search`; in code mode `exec` and `wait` first, then the tools the model calls directly.
+/// The built-in tools in upstream's order: shell tools, `update_plan`, `request_user_input` (and
+/// the asynchronous user tools a catalog entry opts into), `apply_patch`, `view_image`, the
+/// goal tools, the `clock` namespace, `tool_search` or a multi-agent namespace (an inline
+/// `multi_agent_v1` before the goal tools where the release puts it there), `web_search`; in code mode `exec` and `wait` first, then the tools the model calls directly.
 /// Each tool's name, description and parameters come from its template in `templates`, so a
 /// `--prompts-dir` overlay reaches the tools too.
 pub fn builtin_tools(
@@ -177,9 +267,24 @@ fn direct_tools(
         }
         ConfigShellToolType::Disabled => {}
     }
-    tools.push((function(TemplateId::ToolUpdatePlan)?, Nested));
+    match config.plan_tool {
+        PlanTool::Offered => tools.push((function(TemplateId::ToolUpdatePlan)?, Nested)),
+        PlanTool::Omitted => {}
+    }
     // It waits on the user interface, so a script cannot call it.
     tools.push((function(TemplateId::ToolRequestUserInput)?, Direct));
+    // The model calls them itself, also in code mode.
+    for tool in &config.experimental {
+        match tool {
+            ExperimentalTool::RequestUserInputAsync => {
+                tools.push((function(TemplateId::ToolRequestUserInputAsync)?, Direct));
+            }
+            ExperimentalTool::SendMessageToUserAsync => {
+                tools.push((function(TemplateId::ToolSendMessageToUserAsync)?, Direct));
+            }
+            ExperimentalTool::Clock => {}
+        }
+    }
     match config.apply_patch_tool_type {
         Some(ApplyPatchToolType::Freeform) => {
             let tool = custom_tool(TemplateId::ToolApplyPatchFreeform, templates)?;
@@ -217,6 +322,24 @@ fn direct_tools(
         }
         tools.push((ToolSpec::Function(view_image), Nested));
     }
+    let inline_multi_agent = || {
+        let mut namespace = function_namespace(TemplateId::ToolMultiAgentV1, templates)?;
+        match config.spawn_agent_service_tier {
+            ServiceTierParameter::Offered => {}
+            ServiceTierParameter::Omitted => drop_spawn_agent_service_tier(&mut namespace),
+        }
+        Ok::<_, ToolSpecError>((namespace, Direct))
+    };
+    match (config.multi_agent, config.inline_multi_agent_position) {
+        (MultiAgentTools::Inline, InlineMultiAgentPosition::BeforeGoalTools) => {
+            tools.push(inline_multi_agent()?);
+        }
+        (MultiAgentTools::Inline, InlineMultiAgentPosition::AfterGoalTools)
+        | (
+            MultiAgentTools::Omitted | MultiAgentTools::Deferred | MultiAgentTools::Collaboration,
+            _,
+        ) => {}
+    }
     match config.goals {
         GoalTools::Offered => {
             for template in [
@@ -228,6 +351,12 @@ fn direct_tools(
             }
         }
         GoalTools::Omitted => {}
+    }
+    if config.experimental.contains(&ExperimentalTool::Clock) {
+        tools.push((
+            function_namespace(TemplateId::ToolClock, templates)?,
+            Direct,
+        ));
     }
     match config.multi_agent {
         MultiAgentTools::Omitted => {}
@@ -245,10 +374,10 @@ fn direct_tools(
                 });
             }
         },
-        MultiAgentTools::Inline => tools.push((
-            function_namespace(TemplateId::ToolMultiAgentV1, templates)?,
-            Direct,
-        )),
+        MultiAgentTools::Inline => match config.inline_multi_agent_position {
+            InlineMultiAgentPosition::AfterGoalTools => tools.push(inline_multi_agent()?),
+            InlineMultiAgentPosition::BeforeGoalTools => {}
+        },
         // Upstream keeps the collaboration tools out of `exec` (`non_code_mode_only`).
         MultiAgentTools::Collaboration => tools.push((
             function_namespace(TemplateId::ToolMultiAgentV2, templates)?,
@@ -274,6 +403,24 @@ fn direct_tools(
         ));
     }
     Ok(tools)
+}
+
+/// Removes `service_tier` from the `spawn_agent` tool of a namespace.
+fn drop_spawn_agent_service_tier(namespace: &mut ToolSpec) {
+    let ToolSpec::Namespace(namespace) = namespace else {
+        return;
+    };
+    for tool in &mut namespace.tools {
+        if let ToolSpec::Function(function) = tool
+            && function.name == "spawn_agent"
+            && let Some(properties) = function
+                .parameters
+                .get_mut("properties")
+                .and_then(serde_json::Value::as_object_mut)
+        {
+            properties.shift_remove("service_tier");
+        }
+    }
 }
 
 /// A namespace template whose tools are all function tools.

@@ -10,9 +10,11 @@ mod code_mode;
 mod spec;
 
 pub use builtin::BuiltinToolsConfig;
+pub use builtin::ExperimentalTool;
 pub use builtin::GoalTools;
 pub use builtin::ImageDetailParameter;
 pub use builtin::MultiAgentTools;
+pub use builtin::ServiceTierParameter;
 pub use builtin::builtin_tools;
 pub use builtin::multi_agent_version;
 pub use code_mode::ToolLayout;

@@ -159,6 +159,7 @@ impl TurnContext {
             &turn.features,
             turn.reasoning_effort.as_ref(),
             turn.session_source,
+            turn.profile().catalog_role,
             sources.templates,
         );
         turn.skills = config.skills.as_ref().map(|skills| SkillsSettings {

@@ -380,7 +380,12 @@ impl TurnContext {
     /// search mode and the features). Built once per turn and moved into its request.
     pub fn builtin_tools(&self, templates: &TemplateSet) -> Result<Vec<ToolSpec>, ToolSpecError> {
         builtin_tools(
-            &BuiltinToolsConfig::for_model(&self.model, self.web_search_mode, &self.features),
+            &BuiltinToolsConfig::for_release(
+                &self.model,
+                self.web_search_mode,
+                &self.features,
+                self.profile(),
+            ),
             templates,
         )
     }

@@ -50,6 +50,7 @@ impl TurnContext {
             &self.features,
             self.reasoning_effort.as_ref(),
             self.session_source,
+            self.profile().catalog_role,
             templates,
         );
         turn.model = model;
@@ -82,6 +83,7 @@ impl TurnContext {
                 &turn.features,
                 turn.reasoning_effort.as_ref(),
                 turn.session_source,
+                turn.profile().catalog_role,
                 templates,
             );
         }

@@ -40,8 +40,11 @@ pub enum MultiAgentMode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UsageHintSource {
-    /// The model catalog's role text: rendered inside `<multi_agent_role>`.
+    /// The model catalog's role text: rendered inside `<multi_agent_role>`, on lines of its own.
     Catalog,
+    /// The model catalog's root-agent role followed by the usage notes, as 0.171 sends them
+    /// (`CatalogRoleText::MarkedWithUsage`): inside `<multi_agent_role>`, without padding.
+    CatalogRoleWithUsage,
     /// Configured text: rendered unmarked.
     Configured,
     /// This project's own root-agent text for multi-agent v2, used when the catalog has none:

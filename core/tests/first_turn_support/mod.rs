@@ -70,8 +70,10 @@ pub fn first_turn(
     adjust: impl FnOnce(&mut TurnContext),
     options: FirstTurnOptions<'_>,
 ) -> (TurnContext, FirstTurn) {
-    let catalog = ModelCatalog::bundled().expect("bundled catalog");
     let templates = TemplateSet::embedded();
+    // The catalog the configured release bundles.
+    let catalog =
+        ModelCatalog::bundled_for(config.release.profile().catalog, &templates).expect("catalog");
     let ids = seeded();
     let drawn = ids.draw_turn_ids();
     let mut turn = TurnContext::from_config(

@@ -3,7 +3,6 @@
 
 use std::path::Path;
 
-use codex_models_manager::ModelCatalog;
 use codex_rollout::LoadedRollout;
 use codex_rollout::parse_rollout;
 use serde_json::Value;
@@ -29,11 +28,11 @@ pub struct CompareInput {
     pub rollout: Option<LoadedRollout>,
 }
 
-/// Loads the file or folder at `path`, recognising its kind from its contents. `catalog`
-/// resolves the models of a rollout's turns when its requests are rebuilt.
+/// Loads the file or folder at `path`, recognising its kind from its contents. A rollout's
+/// requests are rebuilt as `inspect` does with `options` (catalogs, release).
 pub fn load_compare_input(
     path: &Path,
-    catalog: &ModelCatalog,
+    options: &InspectOptions<'_>,
 ) -> Result<CompareInput, CompareError> {
     let read_error = |source| CompareError::Read {
         path: path.to_path_buf(),
@@ -46,7 +45,7 @@ pub fn load_compare_input(
     let name = path.display().to_string();
     let text =
         String::from_utf8(bytes).map_err(|_| CompareError::NotUtf8 { name: name.clone() })?;
-    parse_compare_input(&name, &text, catalog)
+    parse_compare_input(&name, &text, options)
 }
 
 /// Recognises `text` (named `name` in errors): one JSON document that is a request body (or a
@@ -55,7 +54,7 @@ pub fn load_compare_input(
 pub fn parse_compare_input(
     name: &str,
     text: &str,
-    catalog: &ModelCatalog,
+    options: &InspectOptions<'_>,
 ) -> Result<CompareInput, CompareError> {
     let whole_error = match serde_json::from_str::<Value>(text) {
         Ok(value) if is_request_body(&value) => {
@@ -65,7 +64,7 @@ pub fn parse_compare_input(
                 rollout: None,
             });
         }
-        Ok(value) if is_rollout_line(&value) => return load_rollout(name, text, catalog),
+        Ok(value) if is_rollout_line(&value) => return load_rollout(name, text, options),
         Ok(_) => {
             return Err(CompareError::Unrecognised {
                 name: name.to_string(),
@@ -84,7 +83,7 @@ pub fn parse_compare_input(
         .and_then(|(_, line)| serde_json::from_str::<Value>(line).ok())
         .ok_or_else(|| invalid_json(name, &whole_error, 0))?;
     if is_rollout_line(&first) {
-        return load_rollout(name, text, catalog);
+        return load_rollout(name, text, options);
     }
     if !is_request_body(&first) {
         return Err(CompareError::Unrecognised {
@@ -142,7 +141,7 @@ fn is_rollout_line(value: &Value) -> bool {
 fn load_rollout(
     name: &str,
     text: &str,
-    catalog: &ModelCatalog,
+    options: &InspectOptions<'_>,
 ) -> Result<CompareInput, CompareError> {
     let loaded = parse_rollout(text.as_bytes()).map_err(|source| CompareError::Read {
         path: name.into(),
@@ -155,11 +154,9 @@ fn load_rollout(
             message: warning.message.clone(),
         });
     }
-    let rebuilt = rebuild_requests(&loaded, &InspectOptions::new(catalog)).map_err(|source| {
-        CompareError::Rebuild {
-            name: name.to_string(),
-            source,
-        }
+    let rebuilt = rebuild_requests(&loaded, options).map_err(|source| CompareError::Rebuild {
+        name: name.to_string(),
+        source,
     })?;
     let requests = rebuilt
         .iter()

@@ -41,6 +41,7 @@ use std::path::Path;
 use codex_config::DEFAULT_RELEASE;
 use codex_core::ModelProviderKind;
 use codex_models_manager::ModelCatalog;
+use codex_models_manager::ReleaseCatalogs;
 use codex_protocol::BaseInstructions;
 use codex_protocol::BaseInstructionsProvenance;
 use codex_protocol::rollout::RolloutItem;
@@ -87,8 +88,9 @@ use setup::RequestSetups;
 /// What an inspection needs besides the rollout.
 #[derive(Debug, Clone, Copy)]
 pub struct InspectOptions<'a> {
-    /// Resolves each turn's model (tools, Responses Lite, image handling).
-    pub catalog: &'a ModelCatalog,
+    /// Resolve each turn's model (tools, Responses Lite, image handling): one catalog for every
+    /// release, or each release's own.
+    pub catalogs: InspectCatalogs<'a>,
     /// Overrides the provider family `session_meta.model_provider` names; it decides which item
     /// metadata the provider receives.
     pub provider: Option<ModelProviderKind>,
@@ -96,12 +98,39 @@ pub struct InspectOptions<'a> {
     pub release: Option<CodexRelease>,
 }
 
+/// The catalog an inspection resolves models with.
+#[derive(Debug, Clone, Copy)]
+pub enum InspectCatalogs<'a> {
+    /// This catalog, whatever release wrote the rollout.
+    One(&'a ModelCatalog),
+    /// The catalog of the release the rollout is rebuilt as.
+    ByRelease(&'a ReleaseCatalogs),
+}
+
 impl<'a> InspectOptions<'a> {
+    /// Options resolving every model with `catalog`.
     pub fn new(catalog: &'a ModelCatalog) -> Self {
         Self {
-            catalog,
+            catalogs: InspectCatalogs::One(catalog),
             provider: None,
             release: None,
+        }
+    }
+
+    /// Options resolving models with the catalog of the release the rollout is rebuilt as.
+    pub fn by_release(catalogs: &'a ReleaseCatalogs) -> Self {
+        Self {
+            catalogs: InspectCatalogs::ByRelease(catalogs),
+            provider: None,
+            release: None,
+        }
+    }
+
+    /// The catalog for `release`.
+    fn catalog(&self, release: CodexRelease) -> &'a ModelCatalog {
+        match self.catalogs {
+            InspectCatalogs::One(catalog) => catalog,
+            InspectCatalogs::ByRelease(catalogs) => catalogs.get(release.profile().catalog),
         }
     }
 }
@@ -127,7 +156,8 @@ pub fn release_for_rollout(
 /// What the rollout says about the thread as a whole.
 struct ThreadFacts {
     thread_id: Option<String>,
-    release: (CodexRelease, String),
+    /// Why `release` was chosen.
+    release_reason: String,
     base_instructions: Option<BaseInstructions>,
     provider: ModelProviderKind,
     /// The release that wrote the rollout (the default release when nothing tells).
@@ -136,8 +166,6 @@ struct ThreadFacts {
 }
 
 fn thread_facts(loaded: &LoadedRollout, options: &InspectOptions<'_>) -> ThreadFacts {
-    let release = release_of_lines(loaded.lines.iter().map(|loaded| &loaded.line))
-        .map_or(codex_config::DEFAULT_RELEASE, |(release, _)| release);
     let meta = loaded.items().find_map(|item| match item {
         RolloutItem::SessionMeta(meta) => Some(meta),
         RolloutItem::ResponseItem(_)
@@ -146,7 +174,7 @@ fn thread_facts(loaded: &LoadedRollout, options: &InspectOptions<'_>) -> ThreadF
         | RolloutItem::Compacted(_)
         | RolloutItem::Other { .. } => None,
     });
-    let release = release_for_rollout(loaded, options.release);
+    let (release, release_reason) = release_for_rollout(loaded, options.release);
     let mut warnings: Vec<String> = loaded
         .warnings
         .iter()
@@ -158,7 +186,7 @@ fn thread_facts(loaded: &LoadedRollout, options: &InspectOptions<'_>) -> ThreadF
         );
         return ThreadFacts {
             thread_id: None,
-            release,
+            release_reason,
             base_instructions: None,
             provider: options.provider.unwrap_or_default(),
             release,
@@ -183,7 +211,7 @@ fn thread_facts(loaded: &LoadedRollout, options: &InspectOptions<'_>) -> ThreadF
     }
     ThreadFacts {
         thread_id: Some(meta.id.clone()),
-        release,
+        release_reason,
         base_instructions,
         provider: options.provider.unwrap_or_else(|| {
             meta.model_provider.as_deref().map_or_else(
@@ -198,7 +226,7 @@ fn thread_facts(loaded: &LoadedRollout, options: &InspectOptions<'_>) -> ThreadF
 
 fn request_setups<'c>(facts: &ThreadFacts, options: &InspectOptions<'c>) -> RequestSetups<'c> {
     RequestSetups::new(
-        options.catalog,
+        options.catalog(facts.release),
         facts
             .base_instructions
             .as_ref()
@@ -266,8 +294,8 @@ fn inspect(
     Ok(Inspection {
         thread_id: facts.thread_id,
         release: ReleaseReport {
-            name: facts.release.0.name().to_string(),
-            chosen_because: facts.release.1,
+            name: facts.release.name().to_string(),
+            chosen_because: facts.release_reason,
         },
         rollout_lines,
         base_instructions,

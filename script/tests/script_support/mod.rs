@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use codex_config::ConfigEnv;
-use codex_models_manager::ModelCatalog;
+use codex_models_manager::ReleaseCatalogs;
 use codex_prompts::TemplateSet;
 use codex_protocol::RolloutLine;
 use codex_rollout::LoadedRollout;
@@ -50,7 +50,7 @@ pub fn script(text: &str) -> Script {
 /// in it: only what scripts pin counts.
 pub fn environment(script: &Script) -> SessionEnvironment {
     SessionEnvironment {
-        catalog: ModelCatalog::bundled().expect("bundled catalog"),
+        catalogs: ReleaseCatalogs::bundled(&TemplateSet::embedded()).expect("bundled catalogs"),
         templates: TemplateSet::embedded(),
         codex_home: CodexHome::Isolated,
         host: codex_config::ExtensionHost::Library,

@@ -12,6 +12,7 @@ use codex_inspect::ProseMode;
 use codex_inspect::compare_inputs;
 use codex_inspect::load_compare_input;
 use codex_models_manager::ModelCatalog;
+use codex_models_manager::ReleaseCatalogs;
 use codex_prompts::TemplateSet;
 use codex_protocol::RolloutLine;
 use codex_rollout::LoadedRollout;
@@ -93,7 +94,8 @@ fn compare_scenario(
 ) -> Result<(Vec<Finding>, Vec<Finding>), String> {
     let script = Script::load(&corpus.script_path(name)).map_err(|error| error.to_string())?;
     let environment = SessionEnvironment {
-        catalog: catalog.clone(),
+        // The upstream captures are of the reference commit: one catalog for them all.
+        catalogs: ReleaseCatalogs::File(catalog.clone()),
         templates: TemplateSet::embedded(),
         codex_home: corpus
             .codex_home(name)
@@ -132,7 +134,8 @@ fn compare_scenario(
         rollout: Some(rollout_of(&run.rollout)?),
     };
     let capture = fixtures.join("captures").join(name);
-    let mut theirs = load_compare_input(&capture, catalog).map_err(|error| error.to_string())?;
+    let mut theirs = load_compare_input(&capture, &codex_inspect::InspectOptions::new(catalog))
+        .map_err(|error| error.to_string())?;
     theirs.rollout = Some(read_rollout(&captured_rollout(&capture)?).map_err(|e| e.to_string())?);
     let report = compare_inputs(&ours, &theirs, ProseMode::Ignore);
     let (requests, rollout): (Vec<Difference>, Vec<Difference>) = report

@@ -16,6 +16,7 @@ use std::path::Path;
 
 use codex_inspect::CompareInput;
 use codex_inspect::InputKind;
+use codex_inspect::InspectOptions;
 use codex_inspect::ProseMode;
 use codex_inspect::compare_inputs;
 use codex_inspect::load_compare_input;
@@ -215,7 +216,7 @@ fn later_requests(real: &RealRun, ours: &OursRun) -> Cell {
 }
 
 fn rollout_input(path: &Path, catalog: &ModelCatalog) -> Result<CompareInput, String> {
-    load_compare_input(path, catalog).map_err(|error| error.to_string())
+    load_compare_input(path, &InspectOptions::new(catalog)).map_err(|error| error.to_string())
 }
 
 /// Damaged lines of a loaded rollout as findings.

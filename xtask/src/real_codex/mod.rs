@@ -25,6 +25,7 @@ use std::time::Duration;
 use std::time::Instant;
 
 use codex_models_manager::ModelCatalog;
+use codex_models_manager::ReleaseCatalogs;
 
 pub use checks::Cell;
 pub use checks::Column;
@@ -116,9 +117,10 @@ pub fn run_real_codex(
         }
     }
     let codex_context = build_codex_context(root, &options.target_dir)?;
-    let catalog = ModelCatalog::bundled().map_err(|error| XtaskError::Invalid {
+    // Each release's runs are rebuilt with the catalog that release bundles.
+    let catalogs = ReleaseCatalogs::embedded().map_err(|error| XtaskError::Invalid {
         path: root.to_path_buf(),
-        message: format!("the bundled catalog does not load: {error}"),
+        message: format!("a bundled catalog does not load: {error}"),
     })?;
     let mut scenarios = scenario::load_scenarios(&root.join(SCENARIOS_DIR))?;
     if !options.only.is_empty() {
@@ -137,7 +139,7 @@ pub fn run_real_codex(
                 &codex_context,
                 scenario,
                 &run_dir,
-                &catalog,
+                catalogs.get(release.profile().catalog),
             );
             let summary = match &outcome {
                 Ok(cells) => {

@@ -160,15 +160,21 @@ impl WorldStateSection for MultiAgentModeSection {
         recorded: &MultiAgentModeSnapshot,
     ) -> Option<MultiAgentModeSnapshot> {
         match (self.usage_hint_source, &recorded.usage_hint_hash) {
-            (Some(UsageHintSource::Catalog | UsageHintSource::Bundled), Some(_)) => {
-                Some(MultiAgentModeSnapshot {
-                    mode: recorded.mode.clone(),
-                    usage_hint_hash: self.snapshot.usage_hint_hash.clone(),
-                })
-            }
             (
                 Some(
                     UsageHintSource::Catalog
+                    | UsageHintSource::CatalogRoleWithUsage
+                    | UsageHintSource::Bundled,
+                ),
+                Some(_),
+            ) => Some(MultiAgentModeSnapshot {
+                mode: recorded.mode.clone(),
+                usage_hint_hash: self.snapshot.usage_hint_hash.clone(),
+            }),
+            (
+                Some(
+                    UsageHintSource::Catalog
+                    | UsageHintSource::CatalogRoleWithUsage
                     | UsageHintSource::Configured
                     | UsageHintSource::Bundled,
                 )

@@ -61,6 +61,7 @@ impl MultiAgentUsageHintSection {
 fn usage_hint_fragment(text: &str, source: UsageHintSource) -> SectionFragment {
     match source {
         UsageHintSource::Catalog => MULTI_AGENT_ROLE.fragment(format!("\n{text}\n")),
+        UsageHintSource::CatalogRoleWithUsage => MULTI_AGENT_ROLE.fragment(text.to_string()),
         UsageHintSource::Configured | UsageHintSource::Bundled => {
             MULTI_AGENT_USAGE_HINT.fragment(text.to_string())
         }
@@ -91,7 +92,9 @@ impl WorldStateSection for MultiAgentUsageHintSection {
     /// recorded fingerprint stays comparable.
     fn rederive_recorded(&self, _recorded: &FragmentFingerprint) -> Option<FragmentFingerprint> {
         match self.source {
-            UsageHintSource::Catalog | UsageHintSource::Bundled => Some(self.fingerprint.clone()),
+            UsageHintSource::Catalog
+            | UsageHintSource::CatalogRoleWithUsage
+            | UsageHintSource::Bundled => Some(self.fingerprint.clone()),
             UsageHintSource::Configured => None,
         }
     }
