@@ -224,3 +224,62 @@ fn a_rollout_is_compared_through_its_rebuilt_requests() {
         "1 requests compared, 0 structural differences\n",
     );
 }
+
+/// The README's release changelog command: one session script played under 0.149 and 0.171,
+/// every structural difference the newer release makes listed (exit 1: they differ).
+#[test]
+fn one_script_under_two_releases_lists_what_the_newer_release_changed() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let mut command = crate::support::binary(home.path());
+    command
+        .args([
+            "compare",
+            "--codex-version",
+            "0.149",
+            "--codex-version",
+            "0.171",
+            "examples/sessions/model_switch.json",
+        ])
+        .current_dir(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .parent()
+                .expect("the cli crate sits in the workspace"),
+        );
+    let output = crate::support::output(&mut command, b"");
+    assert_eq!(output.code, Some(1), "{}", output.stderr);
+    assert_eq!(output.stderr, "");
+    insta::assert_snapshot!(output.stdout);
+}
+
+#[test]
+fn two_releases_take_one_script_and_one_release_takes_two_inputs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let a = write(dir.path(), "a.json", &body(&["user"]).to_string());
+    assert_user_error(
+        &run(&[
+            "compare",
+            "--codex-version",
+            "0.149",
+            "--codex-version",
+            "0.171",
+            arg(&a),
+            arg(&a),
+        ]),
+        "two --codex-version values compare one session script under both releases: give the script only, not a second input",
+    );
+    assert_user_error(
+        &run(&["compare", "--codex-version", "0.171", arg(&a)]),
+        "compare needs two inputs, or one session script with --codex-version given twice",
+    );
+    // Parsed by clap, which names the flag and adds its usual hint.
+    let unsupported = run(&["compare", "--codex-version", "0.160", arg(&a), arg(&a)]);
+    assert_eq!(
+        outcome(&unsupported),
+        (
+            Some(2),
+            "",
+            "error: invalid value '0.160' for '--codex-version <VERSION>': unknown Codex release \
+             `0.160` (supported: `0.149`, `0.171`)\n\nFor more information, try '--help'.\n"
+        )
+    );
+}

@@ -102,6 +102,18 @@ const REQUEST_SETTINGS: &[&[&str]] = &[
         "features.request_permissions_tool=true",
     ],
     &["-c", "realtime=true"],
+    // 0.171: its default model (catalog role and mode texts, the async user tools and the
+    // clock), and a non-Lite one.
+    &["--codex-version", "0.171"],
+    &["--codex-version", "0.171", "--model", "gpt-5.5"],
+    &[
+        "--codex-version",
+        "0.171",
+        "--approval",
+        "on-request",
+        "-c",
+        "approvals_reviewer=\"auto_review\"",
+    ],
 ];
 
 #[test]
