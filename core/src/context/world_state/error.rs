@@ -62,4 +62,7 @@ pub enum WorldStateError {
         estimated_tokens: usize,
         limit_tokens: usize,
     },
+    /// A built-in tool template a section lists could not be read.
+    #[error(transparent)]
+    Tools(#[from] crate::tools::ToolSpecError),
 }
