@@ -9,6 +9,7 @@
 
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
+use codex_release::OrchestratorSkillsRecord;
 
 use crate::context::world_state::CatalogEntry;
 use crate::context::world_state::CatalogSection;
@@ -27,11 +28,13 @@ use crate::context::world_state::sections::git_attribution::GIT_ATTRIBUTION_SECT
 use crate::context::world_state::sections::git_attribution::git_attribution_contribution;
 use crate::context::world_state::sections::managed_developer_instructions::ManagedDeveloperInstructionsSection;
 use crate::context::world_state::sections::model::ModelSection;
+use crate::context::world_state::sections::model_catalog::ModelCatalogSection;
 use crate::context::world_state::sections::multi_agent_mode::MultiAgentModeSection;
 use crate::context::world_state::sections::multi_agent_usage_hint::MultiAgentUsageHintSection;
 use crate::context::world_state::sections::orchestrator_skills::ORCHESTRATOR_SKILLS_SECTION_ID;
 use crate::context::world_state::sections::orchestrator_skills::orchestrator_skills_contribution;
 use crate::context::world_state::sections::permissions::PermissionsSection;
+use crate::context::world_state::sections::persistent_mode::PersistentModeSection;
 use crate::context::world_state::sections::personality::PersonalitySection;
 use crate::context::world_state::sections::plugins_instructions::PluginsInstructionsSection;
 use crate::context::world_state::sections::realtime::RealtimeSection;
@@ -110,6 +113,7 @@ pub static SECTIONS: &[SectionRow] = &[
     SectionRow::of::<PermissionsSection>(),
     SectionRow::of::<ApprovedCommandPrefixesSection>(),
     SectionRow::of::<CollaborationModeSection>(),
+    SectionRow::of::<PersistentModeSection>(),
     SectionRow::of::<EnvironmentsSection>(),
     SectionRow::of::<EnvironmentsInstructionsSection>(),
     SectionRow::of::<AppsInstructionsSection>(),
@@ -131,6 +135,7 @@ pub static SECTIONS: &[SectionRow] = &[
     },
     SectionRow::of::<MultiAgentUsageHintSection>(),
     SectionRow::of::<MultiAgentModeSection>(),
+    SectionRow::of::<ModelCatalogSection>(),
     SectionRow::of::<ManagedDeveloperInstructionsSection>(),
 ];
 
@@ -217,9 +222,13 @@ fn add_skills(
         usage,
         templates,
     ))?;
-    if let Some(orchestrator) =
-        orchestrator_skills_contribution(skills.orchestrator, skills.listing, templates)
-    {
+    let orchestrator = match turn.profile().orchestrator_skills {
+        OrchestratorSkillsRecord::Recorded => {
+            orchestrator_skills_contribution(skills.orchestrator, skills.listing, templates)
+        }
+        OrchestratorSkillsRecord::Absent => None,
+    };
+    if let Some(orchestrator) = orchestrator {
         world_state.add_contribution(orchestrator)?;
     }
     world_state.add_contribution(skills_section_contribution(

@@ -3,6 +3,8 @@
 use codex_config::AgentsMdDiscovery;
 use codex_config::Config;
 use codex_config::Feature;
+use codex_context_fragments::DEVELOPER_ROLE;
+use codex_context_fragments::FragmentFingerprint;
 use codex_models_manager::ModelCatalog;
 use codex_models_manager::ModelsConfigOverrides;
 use codex_models_manager::PersonalityFeature;
@@ -86,6 +88,7 @@ impl TurnContext {
         );
         turn.installation_id = identity.installation_id.clone();
         turn.release = config.release;
+        turn.model_catalog = Some(catalog_fingerprint(sources.catalog));
         turn.personality = match personality_feature {
             PersonalityFeature::Enabled => config.effective_personality(),
             PersonalityFeature::Disabled => None,
@@ -180,4 +183,14 @@ impl TurnContext {
         });
         Ok(turn)
     }
+}
+
+/// Fingerprint of `catalog`: its model slugs, one a line, in catalog order.
+fn catalog_fingerprint(catalog: &ModelCatalog) -> FragmentFingerprint {
+    let slugs: Vec<&str> = catalog
+        .models()
+        .iter()
+        .map(|model| model.slug.as_str())
+        .collect();
+    FragmentFingerprint::new(DEVELOPER_ROLE, &slugs.join("\n"))
 }

@@ -271,6 +271,9 @@ pub struct TurnContext {
     pub client_surface: crate::request::ClientSurface,
     /// The upstream release whose behaviour the turn reproduces.
     pub release: codex_release::CodexRelease,
+    /// Fingerprint of the model catalog the session loaded (its slugs, in catalog order);
+    /// `None` when the turn was built without one.
+    pub model_catalog: Option<codex_context_fragments::FragmentFingerprint>,
 }
 
 impl TurnContext {
@@ -351,6 +354,7 @@ impl TurnContext {
             provider_id: codex_config::DEFAULT_MODEL_PROVIDER_ID.to_string(),
             client_surface: crate::request::ClientSurface::CoreHarness,
             release: codex_config::DEFAULT_RELEASE,
+            model_catalog: None,
             model,
         }
     }

@@ -309,9 +309,11 @@ impl StepSection for ToolsSection {
                 namespaces: builtin
                     .into_iter()
                     .map(|namespace| (namespace.name, namespace.description))
-                    .chain(turn.deferred_tool_namespaces.iter().map(|namespace| {
-                        (namespace.name.clone(), namespace.description.clone())
-                    }))
+                    .chain(
+                        turn.deferred_tool_namespaces.iter().map(|namespace| {
+                            (namespace.name.clone(), namespace.description.clone())
+                        }),
+                    )
                     .collect(),
             },
             templates,
