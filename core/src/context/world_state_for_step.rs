@@ -43,6 +43,8 @@ use crate::context::world_state::sections::skills::SkillsCatalogSource;
 use crate::context::world_state::sections::skills::skills_catalog_body;
 use crate::context::world_state::sections::skills::skills_section_contribution;
 use crate::context::world_state::sections::tools::ToolsSection;
+use crate::context::world_state::sections::top_level_tools::TOP_LEVEL_TOOLS_SECTION_ID;
+use crate::context::world_state::sections::top_level_tools::top_level_tools_contribution;
 use crate::turn_context::TurnContext;
 use codex_fragments::available_skills_instructions::SkillUsageRules;
 
@@ -119,6 +121,11 @@ pub static SECTIONS: &[SectionRow] = &[
     SectionRow::of::<AppsInstructionsSection>(),
     SectionRow::of::<PluginsInstructionsSection>(),
     SectionRow::of::<ToolsSection>(),
+    // For Responses Lite models, on the releases that record it.
+    SectionRow::Extension {
+        ids: &[TOP_LEVEL_TOOLS_SECTION_ID],
+        add: add_top_level_tools,
+    },
     // `skills`, `orchestrator_skills` and `host_skills`.
     SectionRow::Extension {
         ids: &[
@@ -181,6 +188,18 @@ pub fn section_built_from(turn: &TurnContext, section_id: &str) -> Vec<String> {
 /// A template as `explain` names it.
 pub fn template_source(id: TemplateId) -> String {
     format!("prompts/templates/{}", id.path())
+}
+
+/// The `top_level_tools` record of a Responses Lite model's up-front tools.
+fn add_top_level_tools(
+    world_state: &mut WorldState,
+    turn: &TurnContext,
+    templates: &TemplateSet,
+) -> Result<(), WorldStateError> {
+    match top_level_tools_contribution(turn, templates)? {
+        Some(contribution) => world_state.add_contribution(contribution),
+        None => Ok(()),
+    }
 }
 
 /// The git-attribution extension's section, when the host installs that extension.

@@ -73,9 +73,11 @@ fn built_in_ids() -> Vec<&'static str> {
         .collect()
 }
 
-/// Sections only 0.171.0 records, and sections only 0.149.1 records.
+/// Sections only 0.171.0 records, sections only 0.149.1 records, and sections only Responses
+/// Lite models have (`everything_on`'s model is not).
 const ONLY_0_171: [&str; 2] = ["persistent_mode", "model_catalog"];
 const ONLY_0_149: [&str; 2] = ["personality", "orchestrator_skills"];
+const ONLY_LITE: [&str; 1] = ["top_level_tools"];
 
 /// Registry order as a world state holds it, without sections `without`: `host_skills` goes in
 /// front of `permissions` when that section is present (`WorldState::add_contribution`).
@@ -135,7 +137,7 @@ fn a_step_holds_the_registry_s_sections_in_registry_order() {
     let mut turn = everything_on();
     let world_state = build_world_state_for_step(&turn, &templates).expect("world state");
     // Permissions and the approved-prefix section exclude each other.
-    let without_prefixes = [&["approved_command_prefixes"][..], &ONLY_0_171].concat();
+    let without_prefixes = [&["approved_command_prefixes"][..], &ONLY_0_171, &ONLY_LITE].concat();
     assert_eq!(
         world_state.section_ids().collect::<Vec<_>>(),
         step_order(&without_prefixes)
@@ -145,7 +147,7 @@ fn a_step_holds_the_registry_s_sections_in_registry_order() {
     let world_state = build_world_state_for_step(&turn, &templates).expect("world state");
     assert_eq!(
         world_state.section_ids().collect::<Vec<_>>(),
-        step_order(&[&["permissions"][..], &ONLY_0_171].concat())
+        step_order(&[&["permissions"][..], &ONLY_0_171, &ONLY_LITE].concat())
     );
 }
 
@@ -161,6 +163,6 @@ fn a_0_171_step_holds_its_own_sections_in_registry_order() {
     let world_state = build_world_state_for_step(&turn, &templates).expect("world state");
     assert_eq!(
         world_state.section_ids().collect::<Vec<_>>(),
-        step_order(&[&["approved_command_prefixes"][..], &ONLY_0_149].concat())
+        step_order(&[&["approved_command_prefixes"][..], &ONLY_0_149, &ONLY_LITE].concat())
     );
 }

@@ -26,3 +26,4 @@ pub mod plugins_instructions;
 pub mod realtime;
 pub mod skills;
 pub mod tools;
+pub mod top_level_tools;
