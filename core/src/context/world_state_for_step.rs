@@ -10,6 +10,7 @@
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use codex_release::OrchestratorSkillsRecord;
+use codex_release::SkillPaths;
 
 use crate::context::world_state::CatalogEntry;
 use crate::context::world_state::CatalogSection;
@@ -40,6 +41,7 @@ use crate::context::world_state::sections::plugins_instructions::PluginsInstruct
 use crate::context::world_state::sections::realtime::RealtimeSection;
 use crate::context::world_state::sections::skills::SKILLS_SECTION_ID;
 use crate::context::world_state::sections::skills::SkillsCatalogSource;
+use crate::context::world_state::sections::skills::alias_skill_roots;
 use crate::context::world_state::sections::skills::skills_catalog_body;
 use crate::context::world_state::sections::skills::skills_section_contribution;
 use crate::context::world_state::sections::tools::ToolsSection;
@@ -250,9 +252,13 @@ fn add_skills(
     if let Some(orchestrator) = orchestrator {
         world_state.add_contribution(orchestrator)?;
     }
+    let (roots, host) = match turn.profile().skill_paths {
+        SkillPaths::Absolute => (Vec::new(), skills.host.clone()),
+        SkillPaths::RootAliases => alias_skill_roots(&skills.roots, &skills.host),
+    };
     world_state.add_contribution(skills_section_contribution(
         SkillsCatalogSource::Host,
-        skills_catalog_body(&skills.host, skills.listing, usage, templates),
+        skills_catalog_body(&roots, &host, skills.listing, usage, templates),
         skills.listing,
         usage,
         templates,

@@ -190,6 +190,7 @@ impl TurnContext {
                 .collect(),
             orchestrator: skills.orchestrator,
             system_skills: None,
+            roots: Vec::new(),
         });
         Ok(turn)
     }

@@ -180,6 +180,8 @@ pub struct SkillsSettings {
     pub orchestrator: OrchestratorSkills,
     /// Whether the release's bundled skills were on disk; `None` when nothing was discovered.
     pub system_skills: Option<SystemSkills>,
+    /// The skills roots discovery walked, in discovery order (for root aliases).
+    pub roots: Vec<String>,
 }
 
 impl Default for SkillsSettings {
@@ -189,6 +191,7 @@ impl Default for SkillsSettings {
             host: Vec::new(),
             orchestrator: OrchestratorSkills::Absent,
             system_skills: None,
+            roots: Vec::new(),
         }
     }
 }
@@ -202,6 +205,12 @@ impl SkillsSettings {
             path: skill.path.display().to_string(),
         }));
         self.system_skills = Some(discovery.system_skills.clone());
+        self.roots.extend(
+            discovery
+                .roots
+                .iter()
+                .map(|root| root.display().to_string()),
+        );
     }
 }
 
