@@ -72,6 +72,7 @@ fn configured_skills_reach_the_turn_context() {
             ],
             orchestrator: OrchestratorSkills::Absent,
             system_skills: None,
+            roots: Vec::new(),
         })
     );
     let unconfigured = load_config(&gpt_5_4(), None);

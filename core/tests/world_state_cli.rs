@@ -122,7 +122,9 @@ fn bad_arguments_are_reported_not_panicked_on() {
     );
 }
 
-/// Upstream's registry order (`build_world_state_for_step`), built-in sections only.
+/// Upstream's registry order (`build_world_state_for_step`), built-in sections only: the
+/// reference commit's, with 0.171.0's `persistent_mode` and `model_catalog` where this project
+/// registers them (they send nothing, so their place decides no order the model sees).
 const UPSTREAM_REGISTRY_ORDER: &[&str] = &[
     "model",
     "personality",
@@ -133,6 +135,7 @@ const UPSTREAM_REGISTRY_ORDER: &[&str] = &[
     "permissions",
     "approved_command_prefixes",
     "collaboration_mode",
+    "persistent_mode",
     "environments",
     "environments_instructions",
     "apps_instructions",
@@ -140,6 +143,7 @@ const UPSTREAM_REGISTRY_ORDER: &[&str] = &[
     "tools",
     "multi_agent_usage_hint",
     "multi_agent_mode",
+    "model_catalog",
     "managed_developer_instructions",
 ];
 
@@ -224,6 +228,7 @@ fn every_section_inputs() -> Vec<(&'static str, serde_json::Value)> {
             "collaboration_mode",
             json!({"mode": "plan", "model": "gpt-5.5", "developer_instructions": "plan first"}),
         ),
+        ("persistent_mode", json!({})),
         (
             "environments",
             json!({"environments": [{"id": "local", "cwd": "/repo", "shell": "bash"}], "current_date": "2026-11-30"}),
@@ -240,6 +245,10 @@ fn every_section_inputs() -> Vec<(&'static str, serde_json::Value)> {
             json!({"text": "Spawn agents sparingly.", "source": "configured"}),
         ),
         ("multi_agent_mode", json!({"mode": "proactive"})),
+        (
+            "model_catalog",
+            json!({"catalog": "0123456789abcdef0123456789abcdef01234567"}),
+        ),
         (
             "managed_developer_instructions",
             json!({"instructions": "Never upload code."}),
@@ -299,7 +308,13 @@ fn recorded_snapshots_rebuild_the_section_that_recorded_them_or_are_refused() {
     }
     assert_eq!(
         read_as_inputs,
-        ["personality", "realtime", "agents_md", "multi_agent_mode"]
+        [
+            "personality",
+            "realtime",
+            "agents_md",
+            "persistent_mode",
+            "multi_agent_mode"
+        ]
     );
     assert_eq!(
         rebuilt,
@@ -311,6 +326,7 @@ fn recorded_snapshots_rebuild_the_section_that_recorded_them_or_are_refused() {
             "apps_instructions",
             "plugins_instructions",
             "tools",
+            "model_catalog",
         ]
     );
 }

@@ -182,4 +182,22 @@ pub fn listed_skills(text: &str) -> Vec<SkillEntry> {
         .collect()
 }
 
+/// The root aliases a rendered catalogue (any renderer's) defines, in order: every line
+/// ``- `ALIAS`: PATH`` (this project's) or ``- `ALIAS` = `PATH` `` (the release's).
+pub fn listed_roots(text: &str) -> Vec<SkillRoot> {
+    text.lines()
+        .filter_map(|line| {
+            let (alias, rest) = line.strip_prefix("- `")?.split_once('`')?;
+            let path = match rest.strip_prefix(" = `") {
+                Some(quoted) => quoted.strip_suffix('`')?,
+                None => rest.strip_prefix(": ")?,
+            };
+            Some(SkillRoot {
+                alias: alias.to_string(),
+                path: path.to_string(),
+            })
+        })
+        .collect()
+}
+
 spec_fragment!(AvailableSkillsInstructions, AVAILABLE_SKILLS_INSTRUCTIONS);

@@ -41,6 +41,7 @@ pub use fallback::fallback_model_info;
 pub use lookup::MetadataSource;
 pub use lookup::ResolvedModel;
 pub use overrides::APPROX_BYTES_PER_TOKEN;
+pub use overrides::BakedPersonality;
 pub use overrides::ModelsConfigOverrides;
 pub use overrides::PersonalityFeature;
 pub use overrides::with_config_overrides;

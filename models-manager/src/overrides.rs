@@ -1,5 +1,6 @@
 //! User configuration applied on top of catalog metadata.
 
+use codex_protocol::Personality;
 use codex_protocol::openai_models::ModelInfo;
 use codex_protocol::openai_models::PERSONALITY_PLACEHOLDER;
 use codex_protocol::openai_models::TruncationMode;
@@ -15,7 +16,26 @@ pub enum PersonalityFeature {
     #[default]
     Enabled,
     Disabled,
+    /// The release has no personality setting: the instructions keep the personality their
+    /// template carries, or lose it.
+    Removed(BakedPersonality),
 }
+
+/// What a release without a personality setting does with the template's personality.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BakedPersonality {
+    /// Kept: a template that still has a personality placeholder gets the friendly text (the
+    /// personality the release's own templates carry).
+    Kept,
+    /// Removed (`personality = "none"`): the placeholder gets nothing, and a template with the
+    /// personality written in loses its `# Personality` section.
+    Stripped,
+}
+
+/// The heading of the personality section written into a template.
+const PERSONALITY_HEADING: &str = "# Personality";
+/// How every level-one heading starts.
+const LEVEL_ONE_HEADING: &str = "# ";
 
 /// Configuration that changes model metadata. The default changes nothing.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -64,6 +84,27 @@ pub fn with_config_overrides(mut model: ModelInfo, config: &ModelsConfigOverride
     }
     if config.base_instructions.is_some() {
         model.model_messages = None;
+    } else if let PersonalityFeature::Removed(baked) = config.personality
+        && let Some(messages) = model.model_messages.as_mut()
+    {
+        let personality = match baked {
+            BakedPersonality::Kept => Some(Personality::Friendly),
+            BakedPersonality::Stripped => Some(Personality::None),
+        };
+        let text = messages
+            .instructions_variables
+            .as_ref()
+            .and_then(|variables| variables.personality_message(personality))
+            .unwrap_or_default()
+            .to_string();
+        if let Some(template) = messages.instructions_template.as_mut() {
+            let mut baked_template = template.replace(PERSONALITY_PLACEHOLDER, &text);
+            if baked == BakedPersonality::Stripped {
+                baked_template = without_personality_section(&baked_template);
+            }
+            *template = baked_template;
+        }
+        messages.instructions_variables = None;
     } else if config.personality == PersonalityFeature::Disabled
         && let Some(messages) = model.model_messages.as_mut()
     {
@@ -81,4 +122,25 @@ pub fn with_config_overrides(mut model: ModelInfo, config: &ModelsConfigOverride
         messages.instructions_variables = None;
     }
     model
+}
+
+/// `template` without its `# Personality` section: from that heading's line up to the next
+/// level-one heading (or the end).
+fn without_personality_section(template: &str) -> String {
+    let mut kept = String::with_capacity(template.len());
+    let mut in_section = false;
+    for line in template.split_inclusive('\n') {
+        let heading = line.trim_end();
+        if heading == PERSONALITY_HEADING {
+            in_section = true;
+            continue;
+        }
+        if in_section && heading.starts_with(LEVEL_ONE_HEADING) {
+            in_section = false;
+        }
+        if !in_section {
+            kept.push_str(line);
+        }
+    }
+    kept
 }

@@ -1,5 +1,6 @@
 //! Configuration applied on top of catalog metadata.
 
+use codex_models_manager::BakedPersonality;
 use codex_models_manager::ModelInfo;
 use codex_models_manager::ModelsConfigOverrides;
 use codex_models_manager::Personality;
@@ -66,6 +67,51 @@ fn disabled_personality_bakes_the_default_text_into_the_template() {
     assert_eq!(
         overridden.get_model_instructions(Some(Personality::Friendly)),
         "Base\ndefault"
+    );
+}
+
+fn removed(baked: BakedPersonality) -> ModelsConfigOverrides {
+    ModelsConfigOverrides {
+        personality: PersonalityFeature::Removed(baked),
+        ..ModelsConfigOverrides::default()
+    }
+}
+
+fn template_of(model: &ModelInfo) -> Option<&str> {
+    model
+        .model_messages
+        .as_ref()?
+        .instructions_template
+        .as_deref()
+}
+
+#[test]
+fn a_removed_personality_setting_bakes_the_friendly_text_or_nothing_into_a_placeholder() {
+    let kept = with_config_overrides(personality_model(), &removed(BakedPersonality::Kept));
+    assert_eq!(template_of(&kept), Some("Base\nfriendly"));
+    assert_eq!(
+        kept.get_model_instructions(Some(Personality::Pragmatic)),
+        "Base\nfriendly"
+    );
+    let stripped = with_config_overrides(personality_model(), &removed(BakedPersonality::Stripped));
+    assert_eq!(template_of(&stripped), Some("Base\n"));
+}
+
+#[test]
+fn a_stripped_personality_removes_the_section_written_into_a_template() {
+    let mut model = ModelInfo::with_defaults("test-model");
+    let written =
+        "Intro.\n\n# Personality\n\nBe warm.\n\n## Tone\nLight.\n\n# General\nWork well.\n";
+    model.model_messages = Some(ModelMessages {
+        instructions_template: Some(written.to_string()),
+        ..ModelMessages::default()
+    });
+    let kept = with_config_overrides(model.clone(), &removed(BakedPersonality::Kept));
+    assert_eq!(template_of(&kept), Some(written));
+    let stripped = with_config_overrides(model, &removed(BakedPersonality::Stripped));
+    assert_eq!(
+        template_of(&stripped),
+        Some("Intro.\n\n# General\nWork well.\n")
     );
 }
 

@@ -35,6 +35,26 @@ pub struct ReleaseProfile {
     pub catalog_role: CatalogRoleText,
     /// When `multi_agent_v1`'s `spawn_agent` has the `service_tier` parameter.
     pub spawn_agent_service_tier: SpawnAgentServiceTier,
+    /// Whether the deferred tool namespaces are listed in the context (`<tools>`).
+    pub deferred_tools: DeferredToolsContext,
+    /// Whether the tools a Responses Lite model is offered are recorded (`top_level_tools`).
+    pub top_level_tools: TopLevelToolsRecord,
+    /// Which threads carry the `managed_developer_instructions` section.
+    pub managed_developer_instructions: ManagedInstructionsRecord,
+    /// When the `context_window_guidance` section is recorded.
+    pub context_window_guidance: GuidanceRecord,
+    /// Whether the model catalog the thread may pick from is recorded (`model_catalog`).
+    pub model_catalog: ModelCatalogRecord,
+    /// Whether the persistent mode is recorded (`persistent_mode`).
+    pub persistent_mode: PersistentModeRecord,
+    /// Whether the personality is a setting of its own or part of the model's instructions.
+    pub personality: PersonalitySupport,
+    /// Whether the orchestrator's skills catalogue is recorded (`orchestrator_skills`).
+    pub orchestrator_skills: OrchestratorSkillsRecord,
+    /// How the skills catalogue writes where each `SKILL.md` is.
+    pub skill_paths: SkillPaths,
+    /// The folders of a writable workspace a workspace-write sandbox keeps read-only.
+    pub protected_workspace_folders: ProtectedWorkspaceFolders,
 }
 
 /// The model catalog a release bundles.
@@ -144,6 +164,106 @@ pub enum SpawnAgentServiceTier {
     WithModelServiceTiers,
 }
 
+/// Whether the deferred tool namespaces are listed in a `<tools>` fragment (section `tools`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DeferredToolsContext {
+    /// Only with the `deferred_tool_world_state` feature (off by default).
+    FeatureGated,
+    /// For every model that is not Responses Lite.
+    Listed,
+}
+
+/// Whether a Responses Lite model's up-front tools are recorded in the world state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TopLevelToolsRecord {
+    /// No such section.
+    Absent,
+    /// Section `top_level_tools`: each namespace and tool with the fingerprint of its spec.
+    RecordedForLite,
+}
+
+/// Which threads record the `managed_developer_instructions` section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ManagedInstructionsRecord {
+    /// Only threads of the reference commit's core (its test harness); the released CLI's
+    /// threads record none.
+    CoreHarnessOnly,
+    /// Every thread.
+    EveryThread,
+}
+
+/// When the `context_window_guidance` section is recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GuidanceRecord {
+    /// Only with the token-budget feature and a configured message.
+    WhenConfigured,
+    /// On every thread; without a configured message it records an empty one and sends nothing.
+    Always,
+}
+
+/// Whether the model catalog is recorded in the world state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ModelCatalogRecord {
+    Absent,
+    /// Section `model_catalog`: a fingerprint of the catalog, never sent to the model.
+    Fingerprinted,
+}
+
+/// Whether the persistent mode is recorded in the world state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PersistentModeRecord {
+    Absent,
+    /// Section `persistent_mode` (`{}` while the mode is off, as it always is here).
+    Recorded,
+}
+
+/// Whether the personality is a setting of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PersonalitySupport {
+    /// `personality` picks the text of the model's personality placeholder; it is recorded in
+    /// `turn_context` and in the `personality` section.
+    Selectable,
+    /// The model's instructions carry their personality; `personality = "none"` removes it,
+    /// any other value keeps it. Neither `turn_context` nor the world state records one.
+    BakedIn,
+}
+
+/// Whether the orchestrator's skills catalogue is recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OrchestratorSkillsRecord {
+    Recorded,
+    Absent,
+}
+
+/// How the skills catalogue writes where each `SKILL.md` is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SkillPaths {
+    /// The absolute path.
+    Absolute,
+    /// Relative to a root alias (`r0`, `r1`, …, one per skills root with listed skills, in
+    /// discovery order) that a `### Skill roots` table resolves.
+    RootAliases,
+}
+
+/// The folders of a writable workspace that stay read-only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ProtectedWorkspaceFolders {
+    /// `.git`, `.agents`, `.codex`.
+    RepositoryAndAgent,
+    /// Those and `.aws` (cloud credentials).
+    WithCloudCredentials,
+}
+
+impl ProtectedWorkspaceFolders {
+    /// The folder names, in the order the releases list them.
+    pub fn names(self) -> &'static [&'static str] {
+        match self {
+            Self::RepositoryAndAgent => &[".git", ".agents", ".codex"],
+            Self::WithCloudCredentials => &[".git", ".agents", ".codex", ".aws"],
+        }
+    }
+}
+
 /// 0.149.1: the release nearest the reference commit.
 pub(crate) const V0_149: ReleaseProfile = ReleaseProfile {
     release: CodexRelease::V0_149,
@@ -159,6 +279,16 @@ pub(crate) const V0_149: ReleaseProfile = ReleaseProfile {
     inline_multi_agent_position: InlineMultiAgentPosition::AfterGoalTools,
     catalog_role: CatalogRoleText::Ignored,
     spawn_agent_service_tier: SpawnAgentServiceTier::Always,
+    deferred_tools: DeferredToolsContext::FeatureGated,
+    top_level_tools: TopLevelToolsRecord::Absent,
+    managed_developer_instructions: ManagedInstructionsRecord::CoreHarnessOnly,
+    context_window_guidance: GuidanceRecord::WhenConfigured,
+    model_catalog: ModelCatalogRecord::Absent,
+    persistent_mode: PersistentModeRecord::Absent,
+    personality: PersonalitySupport::Selectable,
+    orchestrator_skills: OrchestratorSkillsRecord::Recorded,
+    skill_paths: SkillPaths::Absolute,
+    protected_workspace_folders: ProtectedWorkspaceFolders::RepositoryAndAgent,
 };
 
 /// 0.171.0, observed with the released binary (`docs/releases.md`).
@@ -176,6 +306,16 @@ pub(crate) const V0_171: ReleaseProfile = ReleaseProfile {
     inline_multi_agent_position: InlineMultiAgentPosition::BeforeGoalTools,
     catalog_role: CatalogRoleText::MarkedWithUsage,
     spawn_agent_service_tier: SpawnAgentServiceTier::WithModelServiceTiers,
+    deferred_tools: DeferredToolsContext::Listed,
+    top_level_tools: TopLevelToolsRecord::RecordedForLite,
+    managed_developer_instructions: ManagedInstructionsRecord::EveryThread,
+    context_window_guidance: GuidanceRecord::Always,
+    model_catalog: ModelCatalogRecord::Fingerprinted,
+    persistent_mode: PersistentModeRecord::Recorded,
+    personality: PersonalitySupport::BakedIn,
+    orchestrator_skills: OrchestratorSkillsRecord::Absent,
+    skill_paths: SkillPaths::RootAliases,
+    protected_workspace_folders: ProtectedWorkspaceFolders::WithCloudCredentials,
 };
 
 #[cfg(test)]

@@ -123,6 +123,8 @@ pub struct SkillsDiscovery {
     /// Roots that could not be read completely, metadata files ignored.
     pub warnings: Vec<String>,
     pub system_skills: SystemSkills,
+    /// Every root walked (its real path), in discovery order.
+    pub roots: Vec<PathBuf>,
 }
 
 impl SkillsDiscovery {
@@ -145,12 +147,14 @@ pub fn discover_skills(request: &SkillsDiscoveryRequest) -> SkillsDiscovery {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let mut seen = HashSet::new();
+    let mut walked = Vec::new();
     for root in skill_roots(request) {
         let links = match root.scope {
             SkillScope::System => FolderLinks::Ignore,
             SkillScope::Admin | SkillScope::Repo | SkillScope::User => FolderLinks::Follow,
         };
         let real_root = std::fs::canonicalize(&root.path).unwrap_or_else(|_| root.path.clone());
+        walked.push(real_root.clone());
         let walk = walk_skills_root(&real_root, links);
         warnings.extend(walk.warnings);
         for found in walk.skill_files {
@@ -177,6 +181,7 @@ pub fn discover_skills(request: &SkillsDiscoveryRequest) -> SkillsDiscovery {
         errors,
         warnings,
         system_skills: system_skills(request),
+        roots: walked,
     }
 }
 

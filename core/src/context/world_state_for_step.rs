@@ -9,6 +9,8 @@
 
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
+use codex_release::OrchestratorSkillsRecord;
+use codex_release::SkillPaths;
 
 use crate::context::world_state::CatalogEntry;
 use crate::context::world_state::CatalogSection;
@@ -27,19 +29,24 @@ use crate::context::world_state::sections::git_attribution::GIT_ATTRIBUTION_SECT
 use crate::context::world_state::sections::git_attribution::git_attribution_contribution;
 use crate::context::world_state::sections::managed_developer_instructions::ManagedDeveloperInstructionsSection;
 use crate::context::world_state::sections::model::ModelSection;
+use crate::context::world_state::sections::model_catalog::ModelCatalogSection;
 use crate::context::world_state::sections::multi_agent_mode::MultiAgentModeSection;
 use crate::context::world_state::sections::multi_agent_usage_hint::MultiAgentUsageHintSection;
 use crate::context::world_state::sections::orchestrator_skills::ORCHESTRATOR_SKILLS_SECTION_ID;
 use crate::context::world_state::sections::orchestrator_skills::orchestrator_skills_contribution;
 use crate::context::world_state::sections::permissions::PermissionsSection;
+use crate::context::world_state::sections::persistent_mode::PersistentModeSection;
 use crate::context::world_state::sections::personality::PersonalitySection;
 use crate::context::world_state::sections::plugins_instructions::PluginsInstructionsSection;
 use crate::context::world_state::sections::realtime::RealtimeSection;
 use crate::context::world_state::sections::skills::SKILLS_SECTION_ID;
 use crate::context::world_state::sections::skills::SkillsCatalogSource;
+use crate::context::world_state::sections::skills::alias_skill_roots;
 use crate::context::world_state::sections::skills::skills_catalog_body;
 use crate::context::world_state::sections::skills::skills_section_contribution;
 use crate::context::world_state::sections::tools::ToolsSection;
+use crate::context::world_state::sections::top_level_tools::TOP_LEVEL_TOOLS_SECTION_ID;
+use crate::context::world_state::sections::top_level_tools::top_level_tools_contribution;
 use crate::turn_context::TurnContext;
 use codex_fragments::available_skills_instructions::SkillUsageRules;
 
@@ -110,11 +117,17 @@ pub static SECTIONS: &[SectionRow] = &[
     SectionRow::of::<PermissionsSection>(),
     SectionRow::of::<ApprovedCommandPrefixesSection>(),
     SectionRow::of::<CollaborationModeSection>(),
+    SectionRow::of::<PersistentModeSection>(),
     SectionRow::of::<EnvironmentsSection>(),
     SectionRow::of::<EnvironmentsInstructionsSection>(),
     SectionRow::of::<AppsInstructionsSection>(),
     SectionRow::of::<PluginsInstructionsSection>(),
     SectionRow::of::<ToolsSection>(),
+    // For Responses Lite models, on the releases that record it.
+    SectionRow::Extension {
+        ids: &[TOP_LEVEL_TOOLS_SECTION_ID],
+        add: add_top_level_tools,
+    },
     // `skills`, `orchestrator_skills` and `host_skills`.
     SectionRow::Extension {
         ids: &[
@@ -131,6 +144,7 @@ pub static SECTIONS: &[SectionRow] = &[
     },
     SectionRow::of::<MultiAgentUsageHintSection>(),
     SectionRow::of::<MultiAgentModeSection>(),
+    SectionRow::of::<ModelCatalogSection>(),
     SectionRow::of::<ManagedDeveloperInstructionsSection>(),
 ];
 
@@ -178,6 +192,18 @@ pub fn template_source(id: TemplateId) -> String {
     format!("prompts/templates/{}", id.path())
 }
 
+/// The `top_level_tools` record of a Responses Lite model's up-front tools.
+fn add_top_level_tools(
+    world_state: &mut WorldState,
+    turn: &TurnContext,
+    templates: &TemplateSet,
+) -> Result<(), WorldStateError> {
+    match top_level_tools_contribution(turn, templates)? {
+        Some(contribution) => world_state.add_contribution(contribution),
+        None => Ok(()),
+    }
+}
+
 /// The git-attribution extension's section, when the host installs that extension.
 fn add_git_attribution(
     world_state: &mut WorldState,
@@ -217,14 +243,22 @@ fn add_skills(
         usage,
         templates,
     ))?;
-    if let Some(orchestrator) =
-        orchestrator_skills_contribution(skills.orchestrator, skills.listing, templates)
-    {
+    let orchestrator = match turn.profile().orchestrator_skills {
+        OrchestratorSkillsRecord::Recorded => {
+            orchestrator_skills_contribution(skills.orchestrator, skills.listing, templates)
+        }
+        OrchestratorSkillsRecord::Absent => None,
+    };
+    if let Some(orchestrator) = orchestrator {
         world_state.add_contribution(orchestrator)?;
     }
+    let (roots, host) = match turn.profile().skill_paths {
+        SkillPaths::Absolute => (Vec::new(), skills.host.clone()),
+        SkillPaths::RootAliases => alias_skill_roots(&skills.roots, &skills.host),
+    };
     world_state.add_contribution(skills_section_contribution(
         SkillsCatalogSource::Host,
-        skills_catalog_body(&skills.host, skills.listing, usage, templates),
+        skills_catalog_body(&roots, &host, skills.listing, usage, templates),
         skills.listing,
         usage,
         templates,

@@ -73,10 +73,19 @@ fn built_in_ids() -> Vec<&'static str> {
         .collect()
 }
 
-/// Registry order as a world state holds it, without section `without`: `host_skills` goes in
+/// Sections only 0.171.0 records, sections only 0.149.1 records, and sections only Responses
+/// Lite models have (`everything_on`'s model is not).
+const ONLY_0_171: [&str; 2] = ["persistent_mode", "model_catalog"];
+const ONLY_0_149: [&str; 2] = ["personality", "orchestrator_skills"];
+const ONLY_LITE: [&str; 1] = ["top_level_tools"];
+
+/// Registry order as a world state holds it, without sections `without`: `host_skills` goes in
 /// front of `permissions` when that section is present (`WorldState::add_contribution`).
-fn step_order(without: &str) -> Vec<&'static str> {
-    let mut ids: Vec<&str> = row_ids().into_iter().filter(|id| *id != without).collect();
+fn step_order(without: &[&str]) -> Vec<&'static str> {
+    let mut ids: Vec<&str> = row_ids()
+        .into_iter()
+        .filter(|id| !without.contains(id))
+        .collect();
     if let Some(permissions) = ids.iter().position(|id| *id == PERMISSIONS_SECTION_ID) {
         ids.retain(|id| *id != HOST_SKILLS_SECTION_ID);
         ids.insert(permissions, HOST_SKILLS_SECTION_ID);
@@ -128,15 +137,32 @@ fn a_step_holds_the_registry_s_sections_in_registry_order() {
     let mut turn = everything_on();
     let world_state = build_world_state_for_step(&turn, &templates).expect("world state");
     // Permissions and the approved-prefix section exclude each other.
+    let without_prefixes = [&["approved_command_prefixes"][..], &ONLY_0_171, &ONLY_LITE].concat();
     assert_eq!(
         world_state.section_ids().collect::<Vec<_>>(),
-        step_order("approved_command_prefixes")
+        step_order(&without_prefixes)
     );
 
     turn.inclusion.permissions_instructions = crate::turn_context::Inclusion::Omitted;
     let world_state = build_world_state_for_step(&turn, &templates).expect("world state");
     assert_eq!(
         world_state.section_ids().collect::<Vec<_>>(),
-        step_order("permissions")
+        step_order(&[&["permissions"][..], &ONLY_0_171, &ONLY_LITE].concat())
+    );
+}
+
+#[test]
+fn a_0_171_step_holds_its_own_sections_in_registry_order() {
+    let templates = TemplateSet::embedded();
+    let mut turn = everything_on();
+    turn.release = codex_release::CodexRelease::V0_171;
+    turn.model_catalog = Some(codex_context_fragments::FragmentFingerprint::new(
+        "developer",
+        "m",
+    ));
+    let world_state = build_world_state_for_step(&turn, &templates).expect("world state");
+    assert_eq!(
+        world_state.section_ids().collect::<Vec<_>>(),
+        step_order(&[&["approved_command_prefixes"][..], &ONLY_0_149, &ONLY_LITE].concat())
     );
 }

@@ -148,8 +148,9 @@ pub enum ClientSurface {
 
 impl ClientSurface {
     /// Whether the thread's steps carry the `managed_developer_instructions` world-state
-    /// section: the reference commit's core records it on every step; 0.149.1 was released
-    /// before the section existed and records (and sends) none.
+    /// section on a release that records it only for the reference commit's core
+    /// (`ManagedInstructionsRecord::CoreHarnessOnly`): that core records it on every step;
+    /// 0.149.1 was released before the section existed and records (and sends) none.
     pub fn has_managed_developer_instructions(self) -> bool {
         match self {
             ClientSurface::CoreHarness => true,

@@ -7,16 +7,12 @@ use codex_config::SettingSource;
 use codex_protocol::NetworkAccess;
 use codex_protocol::ReadOnlyAccess;
 use codex_protocol::SandboxPolicy;
+use codex_release::ProtectedWorkspaceFolders;
 use serde_json::Value;
 use serde_json::json;
 
 /// Id of upstream's built-in read-only permission profile.
 const READ_ONLY_PROFILE_ID: &str = ":read-only";
-
-/// Folders under the working directory a workspace-write sandbox keeps read-only (they hold
-/// repository metadata and the agent's own configuration). Entries for them are skipped when
-/// the folder does not exist.
-const PROTECTED_WORKSPACE_FOLDERS: [&str; 3] = [".git", ".agents", ".codex"];
 
 /// The active permission profile upstream names for `policy`. Upstream runs a thread under a
 /// named built-in profile only when no `sandbox_mode` was set (config.toml or a flag select the
@@ -37,10 +33,14 @@ pub(super) fn active_permission_profile(
 /// two differ: a workspace-write sandbox keeps the repository metadata folders read-only, which
 /// the legacy policy cannot say, so its restricted entries are recorded
 /// (`file_system_sandbox_policy`); other policies record none.
-pub(super) fn file_system_sandbox_policy(policy: &SandboxPolicy, cwd: &Path) -> Option<Value> {
+pub(super) fn file_system_sandbox_policy(
+    policy: &SandboxPolicy,
+    cwd: &Path,
+    protected: ProtectedWorkspaceFolders,
+) -> Option<Value> {
     match policy {
         SandboxPolicy::WorkspaceWrite { .. } => {
-            let profile = permission_profile(policy, cwd);
+            let profile = permission_profile(policy, cwd, protected);
             let entries = profile.pointer("/file_system/entries")?.clone();
             Some(json!({"kind": "restricted", "entries": entries}))
         }
@@ -52,7 +52,13 @@ pub(super) fn file_system_sandbox_policy(policy: &SandboxPolicy, cwd: &Path) -> 
 
 /// The sandbox policy as upstream's permission profile: `disabled` (no sandbox), `external`
 /// (an outside sandbox), or `managed` with the file-system entries the policy grants in `cwd`.
-pub(super) fn permission_profile(policy: &SandboxPolicy, cwd: &Path) -> Value {
+/// A workspace-write sandbox keeps the `protected` folders under `cwd` read-only (entries
+/// skipped when the folder does not exist).
+pub(super) fn permission_profile(
+    policy: &SandboxPolicy,
+    cwd: &Path,
+    protected: ProtectedWorkspaceFolders,
+) -> Value {
     let network = |enabled: bool| match enabled {
         true => "enabled",
         false => "restricted",
@@ -87,7 +93,7 @@ pub(super) fn permission_profile(policy: &SandboxPolicy, cwd: &Path) -> Value {
             if !exclude_tmpdir_env_var {
                 entries.push(entry(special_target("tmpdir"), "write"));
             }
-            entries.extend(PROTECTED_WORKSPACE_FOLDERS.iter().map(|folder| {
+            entries.extend(protected.names().iter().map(|folder| {
                 let mut protected = entry(path_target(&cwd.join(folder)), "read");
                 protected["missing_path_behavior"] = json!("skip");
                 protected

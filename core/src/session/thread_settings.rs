@@ -30,7 +30,11 @@ pub(super) fn thread_settings_applied(turn: &TurnContext) -> Result<Value, serde
     );
     settings.insert(
         "permission_profile".to_string(),
-        permission_profile(&turn.sandbox_policy, &turn.cwd),
+        permission_profile(
+            &turn.sandbox_policy,
+            &turn.cwd,
+            turn.profile().protected_workspace_folders,
+        ),
     );
     if let Some(active) = active_permission_profile(&turn.sandbox_policy, turn.sandbox_mode_source)
     {

@@ -25,7 +25,11 @@ pub fn turn_context_item(turn: &TurnContext) -> TurnContextItem {
         approval_policy: turn.approval_policy,
         approvals_reviewer: Some(turn.approvals_reviewer),
         sandbox_policy: turn.sandbox_policy.clone(),
-        permission_profile: Some(permission_profile(&turn.sandbox_policy, &turn.cwd)),
+        permission_profile: Some(permission_profile(
+            &turn.sandbox_policy,
+            &turn.cwd,
+            turn.profile().protected_workspace_folders,
+        )),
         active_permission_profile: active_permission_profile(
             &turn.sandbox_policy,
             turn.sandbox_mode_source,
@@ -36,7 +40,11 @@ pub fn turn_context_item(turn: &TurnContext) -> TurnContextItem {
                 "denied_domains": network.denied,
             })
         }),
-        file_system_sandbox_policy: file_system_sandbox_policy(&turn.sandbox_policy, &turn.cwd),
+        file_system_sandbox_policy: file_system_sandbox_policy(
+            &turn.sandbox_policy,
+            &turn.cwd,
+            turn.profile().protected_workspace_folders,
+        ),
         model: turn.model.slug.clone(),
         comp_hash: turn.model.comp_hash.clone(),
         personality: turn.personality,

@@ -25,6 +25,7 @@ use super::code_mode::code_mode_tools;
 use super::spec::FreeformTool;
 use super::spec::FreeformToolFormat;
 use super::spec::FunctionTool;
+use super::spec::NamespaceTool;
 use super::spec::ToolSpec;
 use super::spec::ToolSpecError;
 use super::spec::WebSearchTool;
@@ -419,6 +420,30 @@ fn drop_spawn_agent_service_tier(namespace: &mut ToolSpec) {
                 .and_then(serde_json::Value::as_object_mut)
         {
             properties.shift_remove("service_tier");
+        }
+    }
+}
+
+/// The built-in namespaces `config` holds back behind `tool_search` (the model loads them on
+/// demand): `multi_agent_v1` when the multi-agent tools are deferred.
+pub fn deferred_builtin_namespaces(
+    config: &BuiltinToolsConfig,
+    templates: &TemplateSet,
+) -> Result<Vec<NamespaceTool>, ToolSpecError> {
+    match config.multi_agent {
+        MultiAgentTools::Deferred => {
+            match function_namespace(TemplateId::ToolMultiAgentV1, templates)? {
+                ToolSpec::Namespace(namespace) => Ok(vec![namespace]),
+                ToolSpec::Function(_)
+                | ToolSpec::Custom(_)
+                | ToolSpec::LocalShell {}
+                | ToolSpec::WebSearch(_)
+                | ToolSpec::ToolSearch(_)
+                | ToolSpec::Other(_) => Ok(Vec::new()),
+            }
+        }
+        MultiAgentTools::Omitted | MultiAgentTools::Inline | MultiAgentTools::Collaboration => {
+            Ok(Vec::new())
         }
     }
 }

@@ -16,6 +16,7 @@ pub use builtin::ImageDetailParameter;
 pub use builtin::MultiAgentTools;
 pub use builtin::ServiceTierParameter;
 pub use builtin::builtin_tools;
+pub use builtin::deferred_builtin_namespaces;
 pub use builtin::multi_agent_version;
 pub use code_mode::ToolLayout;
 pub use spec::FreeformTool;

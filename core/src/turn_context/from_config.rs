@@ -3,6 +3,9 @@
 use codex_config::AgentsMdDiscovery;
 use codex_config::Config;
 use codex_config::Feature;
+use codex_context_fragments::DEVELOPER_ROLE;
+use codex_context_fragments::FragmentFingerprint;
+use codex_models_manager::BakedPersonality;
 use codex_models_manager::ModelCatalog;
 use codex_models_manager::ModelsConfigOverrides;
 use codex_models_manager::PersonalityFeature;
@@ -11,9 +14,11 @@ use codex_prompts::TemplateSet;
 use codex_protocol::BaseInstructions;
 use codex_protocol::CollaborationMode;
 use codex_protocol::CollaborationModeSettings;
+use codex_protocol::Personality;
 use codex_protocol::SandboxMode;
 use codex_protocol::SandboxPolicy;
 use codex_protocol::WebSearchMode;
+use codex_release::PersonalitySupport;
 
 use super::BaseInstructionsOverrides;
 use super::EnvironmentStatus;
@@ -63,10 +68,17 @@ impl TurnContext {
                 .map(|model| model.slug.clone())
                 .ok_or(TurnContextError::NoModel)?,
         };
-        let personality_feature = if config.features.enabled(Feature::Personality) {
-            PersonalityFeature::Enabled
-        } else {
-            PersonalityFeature::Disabled
+        let personality_feature = match config.release.profile().personality {
+            PersonalitySupport::Selectable if config.features.enabled(Feature::Personality) => {
+                PersonalityFeature::Enabled
+            }
+            PersonalitySupport::Selectable => PersonalityFeature::Disabled,
+            PersonalitySupport::BakedIn => PersonalityFeature::Removed(match config.personality {
+                Some(Personality::None) => BakedPersonality::Stripped,
+                Some(Personality::Friendly | Personality::Pragmatic) | None => {
+                    BakedPersonality::Kept
+                }
+            }),
         };
         let model = with_config_overrides(
             sources.catalog.lookup(&slug).info,
@@ -87,9 +99,10 @@ impl TurnContext {
         turn.installation_id = identity.installation_id.clone();
         turn.release = config.release;
         turn.analytics_enabled = config.analytics_enabled;
+        turn.model_catalog = Some(catalog_fingerprint(sources.catalog));
         turn.personality = match personality_feature {
             PersonalityFeature::Enabled => config.effective_personality(),
-            PersonalityFeature::Disabled => None,
+            PersonalityFeature::Disabled | PersonalityFeature::Removed(_) => None,
         };
         let configured = config
             .base_instructions
@@ -179,7 +192,18 @@ impl TurnContext {
                 .collect(),
             orchestrator: skills.orchestrator,
             system_skills: None,
+            roots: Vec::new(),
         });
         Ok(turn)
     }
+}
+
+/// Fingerprint of `catalog`: its model slugs, one a line, in catalog order.
+fn catalog_fingerprint(catalog: &ModelCatalog) -> FragmentFingerprint {
+    let slugs: Vec<&str> = catalog
+        .models()
+        .iter()
+        .map(|model| model.slug.as_str())
+        .collect();
+    FragmentFingerprint::new(DEVELOPER_ROLE, &slugs.join("\n"))
 }

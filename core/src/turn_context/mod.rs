@@ -180,6 +180,8 @@ pub struct SkillsSettings {
     pub orchestrator: OrchestratorSkills,
     /// Whether the release's bundled skills were on disk; `None` when nothing was discovered.
     pub system_skills: Option<SystemSkills>,
+    /// The skills roots discovery walked, in discovery order (for root aliases).
+    pub roots: Vec<String>,
 }
 
 impl Default for SkillsSettings {
@@ -189,6 +191,7 @@ impl Default for SkillsSettings {
             host: Vec::new(),
             orchestrator: OrchestratorSkills::Absent,
             system_skills: None,
+            roots: Vec::new(),
         }
     }
 }
@@ -202,6 +205,12 @@ impl SkillsSettings {
             path: skill.path.display().to_string(),
         }));
         self.system_skills = Some(discovery.system_skills.clone());
+        self.roots.extend(
+            discovery
+                .roots
+                .iter()
+                .map(|root| root.display().to_string()),
+        );
     }
 }
 
@@ -275,6 +284,9 @@ pub struct TurnContext {
     pub analytics_enabled: bool,
     /// Whether this process started the thread or resumed it from its rollout.
     pub history_initialization: crate::request::HistoryInitialization,
+    /// Fingerprint of the model catalog the session loaded (its slugs, in catalog order);
+    /// `None` when the turn was built without one.
+    pub model_catalog: Option<codex_context_fragments::FragmentFingerprint>,
 }
 
 impl TurnContext {
@@ -357,6 +369,7 @@ impl TurnContext {
             release: codex_config::DEFAULT_RELEASE,
             analytics_enabled: true,
             history_initialization: crate::request::HistoryInitialization::New,
+            model_catalog: None,
             model,
         }
     }

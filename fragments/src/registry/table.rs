@@ -1,9 +1,5 @@
 //! The rows of the fragment registry.
 
-use codex_context_fragments::DEVELOPER_ROLE;
-use codex_context_fragments::FragmentSpec;
-use codex_context_fragments::MessagePlacement;
-
 use ContextualList::Developer as HiddenDeveloper;
 use ContextualList::User as HiddenUser;
 use FragmentTypeInfo as T;
@@ -59,11 +55,13 @@ use crate::sections::ENVIRONMENT_CONTEXT;
 use crate::sections::ENVIRONMENTS_INSTRUCTIONS;
 use crate::sections::GIT_ATTRIBUTION;
 use crate::sections::MANAGED_DEVELOPER_INSTRUCTIONS;
+use crate::sections::MODEL_CATALOG;
 use crate::sections::MODEL_SWITCH;
 use crate::sections::MULTI_AGENT_MODE;
 use crate::sections::MULTI_AGENT_ROLE;
 use crate::sections::MULTI_AGENT_USAGE_HINT;
 use crate::sections::PERMISSIONS_INSTRUCTIONS;
+use crate::sections::PERSISTENT_MODE;
 use crate::sections::PERSONALITY_SPEC;
 use crate::sections::PLUGINS_INSTRUCTIONS;
 use crate::sections::REALTIME_CUSTOM_START;
@@ -79,16 +77,6 @@ use crate::turn_aborted::TURN_ABORTED_DEVELOPER;
 use crate::unsupported_media::UNSUPPORTED_AUDIO;
 use crate::unsupported_media::UNSUPPORTED_IMAGE;
 use crate::user_shell_command::USER_SHELL_COMMAND;
-
-/// The later upstream `persistent_mode` world-state section, which this project does not have
-/// yet; listed so that its fragments are classified in rollouts that carry them.
-const PERSISTENT_MODE: FragmentSpec = FragmentSpec {
-    role: DEVELOPER_ROLE,
-    content_kind: "persistent_mode.instructions",
-    start_marker: "<persistent_mode>",
-    end_marker: "</persistent_mode>",
-    placement: MessagePlacement::Mergeable,
-};
 
 /// Every fragment type. Contextual user types come first, in upstream's recogniser order, then
 /// the contextual developer types, then the rest; for text that several entries match (shared
@@ -237,6 +225,7 @@ pub(super) static FRAGMENT_TYPES: &[FragmentTypeInfo] = &[
     )
     .recognised_by(Recognition::Prefix(ROOT_AGENT_ROLE_PREFIX)),
     T::section("persistent_mode", PERSISTENT_MODE, "persistent_mode"),
+    T::section("model_catalog", MODEL_CATALOG, "model_catalog"),
     T::fragment(
         "turn_aborted_developer",
         TURN_ABORTED_DEVELOPER,

@@ -62,4 +62,10 @@ pub enum WorldStateError {
         estimated_tokens: usize,
         limit_tokens: usize,
     },
+    /// A built-in tool template a section lists could not be read.
+    #[error(transparent)]
+    Tools(#[from] crate::tools::ToolSpecError),
+    /// The tool catalog a section fingerprints could not be serialised.
+    #[error("cannot serialise the tool catalog: {0}")]
+    ToolCatalog(#[source] serde_json::Error),
 }

@@ -3,6 +3,7 @@
 use codex_context_fragments::SectionFragment;
 use codex_fragments::sections::CONTEXT_WINDOW_GUIDANCE;
 use codex_prompts::TemplateSet;
+use codex_release::GuidanceRecord;
 use serde::Deserialize;
 
 use crate::context::world_state::CatalogSection;
@@ -12,7 +13,8 @@ use crate::context::world_state::WorldStateSection;
 use crate::context::world_state_for_step::StepSection;
 use crate::turn_context::TurnContext;
 
-/// Inputs of the `context_window_guidance` section (registered only for a non-blank message).
+/// Inputs of the `context_window_guidance` section (registered for a non-blank message, or with
+/// an empty one on a release that always records the section).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ContextWindowGuidanceSectionInputs {
@@ -59,7 +61,11 @@ impl WorldStateSection for ContextWindowGuidanceSection {
         Self::matches_legacy_fragment(role, text)
     }
 
+    /// An empty message (recorded where no guidance is configured) sends nothing.
     fn render_diff(&self, previous: PreviousSectionState<'_, String>) -> Option<SectionFragment> {
+        if self.message.is_empty() {
+            return None;
+        }
         match previous {
             PreviousSectionState::Known(message) if message == &self.message => None,
             PreviousSectionState::Known(_)
@@ -89,19 +95,19 @@ impl StepSection for ContextWindowGuidanceSection {
         turn: &TurnContext,
         _templates: &TemplateSet,
     ) -> Result<Option<Self>, WorldStateError> {
-        if !turn.token_budget_applies() {
-            return Ok(None);
-        }
-        Ok(turn
+        let configured = turn
             .token_budget
             .guidance_message
             .as_ref()
-            .filter(|message| !message.trim().is_empty())
-            .map(|message| {
-                ContextWindowGuidanceSection::new(ContextWindowGuidanceSectionInputs {
-                    message: message.clone(),
-                })
-            }))
+            .filter(|message| turn.token_budget_applies() && !message.trim().is_empty());
+        let message = match (configured, turn.profile().context_window_guidance) {
+            (Some(message), _) => message.clone(),
+            (None, GuidanceRecord::WhenConfigured) => return Ok(None),
+            (None, GuidanceRecord::Always) => String::new(),
+        };
+        Ok(Some(ContextWindowGuidanceSection::new(
+            ContextWindowGuidanceSectionInputs { message },
+        )))
     }
 
     fn built_from(_turn: &TurnContext) -> Vec<String> {

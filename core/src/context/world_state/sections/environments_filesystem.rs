@@ -12,10 +12,6 @@ use super::environments::FilesystemContext;
 use super::environments::PermissionProfileContext;
 use crate::turn_context::TurnContext;
 
-/// Read-only subdirectories of a writable workspace root: version control and agent
-/// configuration stay protected even when the workspace is writable.
-const PROTECTED_WORKSPACE_SUBDIRECTORIES: [&str; 3] = [".git", ".agents", ".codex"];
-
 /// The `<filesystem>` description of the sandbox policy: the workspace root (the cwd) and the
 /// permission profile the policy amounts to.
 pub(super) fn filesystem_context(turn: &TurnContext) -> FilesystemContext {
@@ -88,7 +84,10 @@ pub(super) fn filesystem_context(turn: &TurnContext) -> FilesystemContext {
                     FileSystemTarget::Special(":tmpdir".to_string()),
                 ));
             }
-            entries.extend(PROTECTED_WORKSPACE_SUBDIRECTORIES.iter().map(|name| {
+            // Read-only folders of a writable workspace (version control, agent configuration
+            // and, on the releases that protect them, cloud credentials).
+            let protected = turn.profile().protected_workspace_folders;
+            entries.extend(protected.names().iter().map(|name| {
                 entry(
                     FileSystemAccess::Read,
                     FileSystemTarget::Path(turn.cwd.join(name).display().to_string()),

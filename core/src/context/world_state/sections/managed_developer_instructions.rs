@@ -7,6 +7,7 @@ use codex_fragments::sections::MANAGED_DEVELOPER_INSTRUCTIONS;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use codex_prompts::render;
+use codex_release::ManagedInstructionsRecord;
 use serde::Deserialize;
 use serde::Serialize;
 
@@ -164,7 +165,13 @@ impl StepSection for ManagedDeveloperInstructionsSection {
         if turn.session_source.is_guardian_reviewer() {
             return Ok(None);
         }
-        if !turn.client_surface.has_managed_developer_instructions() {
+        let recorded = match turn.profile().managed_developer_instructions {
+            ManagedInstructionsRecord::CoreHarnessOnly => {
+                turn.client_surface.has_managed_developer_instructions()
+            }
+            ManagedInstructionsRecord::EveryThread => true,
+        };
+        if !recorded {
             if turn.managed_developer_instructions.is_some() {
                 tracing::warn!(
                     "The managed developer instructions are not sent: the released codex exec \

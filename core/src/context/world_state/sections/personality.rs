@@ -7,6 +7,7 @@ use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use codex_prompts::render;
 use codex_protocol::config_types::Personality;
+use codex_release::PersonalitySupport;
 use serde::Deserialize;
 use serde::Serialize;
 
@@ -159,6 +160,10 @@ impl StepSection for PersonalitySection {
     ) -> Result<Option<Self>, WorldStateError> {
         if !turn.features.enabled(Feature::Personality) {
             return Ok(None);
+        }
+        match turn.profile().personality {
+            PersonalitySupport::Selectable => {}
+            PersonalitySupport::BakedIn => return Ok(None),
         }
         let model = &turn.model;
         Ok(Some(PersonalitySection::new(

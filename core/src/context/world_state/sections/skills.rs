@@ -19,12 +19,15 @@ use codex_context_fragments::DEVELOPER_ROLE;
 use codex_fragments::available_skills_instructions::AVAILABLE_SKILLS_INSTRUCTIONS;
 use codex_fragments::available_skills_instructions::AvailableSkillsInstructions;
 use codex_fragments::available_skills_instructions::SkillEntry;
+use codex_fragments::available_skills_instructions::SkillRoot;
 use codex_fragments::available_skills_instructions::SkillUsageRules;
+use codex_fragments::available_skills_instructions::listed_roots;
 use codex_fragments::available_skills_instructions::listed_skills;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 use serde_json::Value;
 use serde_json::json;
+use std::path::Path;
 
 use crate::context::world_state::HOST_SKILLS_SECTION_ID;
 use crate::context::world_state::PreviousWorldStateSection;
@@ -34,6 +37,8 @@ use crate::turn_context::SkillsListing;
 
 /// Section ID of the selected environments' skills.
 pub const SKILLS_SECTION_ID: &str = "skills";
+/// What a root alias starts with (`r0`, `r1`, …).
+const ROOT_ALIAS_PREFIX: &str = "r";
 /// Snapshot field holding the catalogue body.
 const BODY_FIELD: &str = "body";
 /// Snapshot field recording whether catalogues are listed (upstream's camel case).
@@ -71,16 +76,70 @@ impl SkillsCatalogSource {
     }
 }
 
-/// The catalogue body (without markers) of `skills`, or `None` when there is nothing to list:
-/// no skills, or listing switched off.
+/// The catalogue body (without markers) of `skills`, whose paths may start with the aliases of
+/// `roots`, or `None` when there is nothing to list: no skills, or listing switched off.
 pub fn skills_catalog_body(
+    roots: &[SkillRoot],
     skills: &[SkillEntry],
     listing: SkillsListing,
     usage: SkillUsageRules,
     templates: &TemplateSet,
 ) -> Option<String> {
     (listing.is_listed() && !skills.is_empty())
-        .then(|| AvailableSkillsInstructions::new(&[], skills, usage, templates).body())
+        .then(|| AvailableSkillsInstructions::new(roots, skills, usage, templates).body())
+}
+
+/// `skills` with each path under one of `roots` (the most specific one) written relative to
+/// that root's alias, and the aliases: `r0`, `r1`, … for the roots that hold a listed skill,
+/// in the order of `roots`. Paths under no root stay as they are.
+pub fn alias_skill_roots(
+    roots: &[String],
+    skills: &[SkillEntry],
+) -> (Vec<SkillRoot>, Vec<SkillEntry>) {
+    let root_of = |skill: &SkillEntry| {
+        roots
+            .iter()
+            .enumerate()
+            .filter(|(_, root)| Path::new(&skill.path).starts_with(root.as_str()))
+            .max_by_key(|(_, root)| root.len())
+            .map(|(index, _)| index)
+    };
+    let used: Vec<usize> = (0..roots.len())
+        .filter(|index| skills.iter().any(|skill| root_of(skill) == Some(*index)))
+        .collect();
+    let alias = |index: usize| {
+        used.iter()
+            .position(|used| *used == index)
+            .map(|position| format!("{ROOT_ALIAS_PREFIX}{position}"))
+    };
+    let aliased = skills
+        .iter()
+        .map(|skill| {
+            let path = root_of(skill)
+                .and_then(|index| {
+                    let relative = Path::new(&skill.path).strip_prefix(&roots[index]).ok()?;
+                    let parts: Vec<String> = relative
+                        .components()
+                        .map(|part| part.as_os_str().to_string_lossy().into_owned())
+                        .collect();
+                    Some(format!("{}/{}", alias(index)?, parts.join("/")))
+                })
+                .unwrap_or_else(|| skill.path.clone());
+            SkillEntry {
+                path,
+                ..skill.clone()
+            }
+        })
+        .collect();
+    let aliases = used
+        .iter()
+        .enumerate()
+        .map(|(position, index)| SkillRoot {
+            alias: format!("{ROOT_ALIAS_PREFIX}{position}"),
+            path: roots[*index].clone(),
+        })
+        .collect();
+    (aliases, aliased)
 }
 
 /// The contribution of one skills section. `body` is the catalogue as
@@ -144,22 +203,28 @@ pub fn skills_section_contribution(
     }
     let rederive_templates = templates.clone();
     contribution = contribution.with_rederive(move |recorded| {
-        let skills = listed_skills(recorded.get(BODY_FIELD)?.as_str()?);
+        let recorded_body = recorded.get(BODY_FIELD)?.as_str()?;
+        let roots = listed_roots(recorded_body);
+        let skills = listed_skills(recorded_body);
         let listing = match recorded.get(INCLUDE_INSTRUCTIONS_FIELD)?.as_bool()? {
             true => SkillsListing::Listed,
             false => SkillsListing::NotListed,
         };
-        let body = skills_catalog_body(&skills, listing, usage, &rederive_templates)?;
+        let body = skills_catalog_body(&roots, &skills, listing, usage, &rederive_templates)?;
         let mut rederived = recorded.clone();
         rederived[BODY_FIELD] = Value::String(body);
         Some(rederived)
     });
     match retained {
         Some(body) => {
+            let roots = listed_roots(&body);
             let skills = listed_skills(&body);
             let (start, _) = AVAILABLE_SKILLS_INSTRUCTIONS.markers();
             contribution.with_retained_fragment_matcher(move |role, text| {
-                role == DEVELOPER_ROLE && text.contains(start) && listed_skills(text) == skills
+                role == DEVELOPER_ROLE
+                    && text.contains(start)
+                    && listed_skills(text) == skills
+                    && listed_roots(text) == roots
             })
         }
         None => contribution,

@@ -25,6 +25,7 @@ fn skill(name: &str) -> SkillEntry {
 fn body(names: &[&str], usage: SkillUsageRules) -> Option<String> {
     let skills: Vec<SkillEntry> = names.iter().map(|name| skill(name)).collect();
     skills_catalog_body(
+        &[],
         &skills,
         SkillsListing::Listed,
         usage,
@@ -142,6 +143,7 @@ fn no_catalogue_without_skills_or_listing() {
     assert_eq!(body(&[], SkillUsageRules::Include), None);
     assert_eq!(
         skills_catalog_body(
+            &[],
             &[skill("pdf")],
             SkillsListing::NotListed,
             SkillUsageRules::Include,
@@ -309,4 +311,89 @@ fn another_renderers_catalogue_is_rederived_from_the_skills_it_lists() {
     let rederived = host.rederive_recorded_baseline(&changed);
     assert_ne!(rederived, host.snapshot());
     assert_eq!(renders(&host, Some(&rederived), &history).len(), 1);
+}
+
+#[test]
+fn skill_paths_take_the_alias_of_their_most_specific_root() {
+    let roots = [
+        "/repo/.codex/skills".to_string(),
+        "/home/me/.codex/skills".to_string(),
+        "/home/me/.codex/skills/.system".to_string(),
+        "/empty".to_string(),
+        "/repo/.agents/skills".to_string(),
+    ];
+    let entry = |name: &str, path: &str| SkillEntry {
+        name: name.to_string(),
+        description: format!("Does {name} work."),
+        path: path.to_string(),
+    };
+    let skills = [
+        entry(
+            "imagegen",
+            "/home/me/.codex/skills/.system/imagegen/SKILL.md",
+        ),
+        entry("db-migrate", "/repo/.agents/skills/db-migrate/SKILL.md"),
+        entry(
+            "release-notes",
+            "/repo/.codex/skills/release-notes/SKILL.md",
+        ),
+        entry("declared", "/elsewhere/declared/SKILL.md"),
+    ];
+    let root = |alias: &str, path: &str| SkillRoot {
+        alias: alias.to_string(),
+        path: path.to_string(),
+    };
+    assert_eq!(
+        alias_skill_roots(&roots, &skills),
+        (
+            vec![
+                root("r0", "/repo/.codex/skills"),
+                root("r1", "/home/me/.codex/skills/.system"),
+                root("r2", "/repo/.agents/skills"),
+            ],
+            vec![
+                entry("imagegen", "r1/imagegen/SKILL.md"),
+                entry("db-migrate", "r2/db-migrate/SKILL.md"),
+                entry("release-notes", "r0/release-notes/SKILL.md"),
+                entry("declared", "/elsewhere/declared/SKILL.md"),
+            ]
+        )
+    );
+}
+
+#[test]
+fn a_recorded_aliased_catalogue_of_the_same_skills_is_not_sent_again() {
+    let templates = TemplateSet::embedded();
+    let roots = [SkillRoot {
+        alias: "r0".to_string(),
+        path: "/home/me/.codex/skills/.system".to_string(),
+    }];
+    let skills = [SkillEntry {
+        name: "imagegen".to_string(),
+        description: "Make images.".to_string(),
+        path: "r0/imagegen/SKILL.md".to_string(),
+    }];
+    let own = skills_catalog_body(
+        &roots,
+        &skills,
+        SkillsListing::Listed,
+        SkillUsageRules::Include,
+        &templates,
+    );
+    // The release's catalogue, in its own words around the same table and lines.
+    let recorded = serde_json::json!({
+        "body": "\n## Skills\nThe release's intro.\n### Skill roots\n- `r0` = `/home/me/.codex/skills/.system`\n### Available skills\n- imagegen: Make images. (file: r0/imagegen/SKILL.md)\n### How to use skills\n- The release's rules.\n",
+        "includeInstructions": true,
+    });
+    let contribution = skills_section_contribution(
+        SkillsCatalogSource::Host,
+        own.clone(),
+        SkillsListing::Listed,
+        SkillUsageRules::Include,
+        &templates,
+    );
+    assert_eq!(
+        contribution.rederive_recorded_json(&recorded),
+        Some(serde_json::json!({"body": own, "includeInstructions": true}))
+    );
 }

@@ -20,6 +20,10 @@ use crate::context::world_state_for_step::StepSection;
 use crate::context::world_state_for_step::template_source;
 use crate::turn_context::TurnContext;
 use codex_config::Feature;
+use codex_release::DeferredToolsContext;
+
+use crate::tools::BuiltinToolsConfig;
+use crate::tools::deferred_builtin_namespaces;
 
 /// Longest description kept per namespace, in characters.
 pub const MAX_NAMESPACE_DESCRIPTION_CHARS: usize = 250;
@@ -272,19 +276,44 @@ impl CatalogSection for ToolsSection {
 }
 
 impl StepSection for ToolsSection {
+    /// The namespaces an embedder defers (`deferred_tool_namespaces`), listed under the
+    /// `deferred_tool_world_state` feature; a release that lists deferred namespaces for every
+    /// model that is not Responses Lite adds the built-in ones it holds back (`multi_agent_v1`).
     fn for_step(
         turn: &TurnContext,
         templates: &TemplateSet,
     ) -> Result<Option<Self>, WorldStateError> {
-        if !turn.features.enabled(Feature::DeferredToolWorldState) {
-            return Ok(None);
-        }
+        let builtin = match turn.profile().deferred_tools {
+            DeferredToolsContext::FeatureGated => {
+                if !turn.features.enabled(Feature::DeferredToolWorldState) {
+                    return Ok(None);
+                }
+                Vec::new()
+            }
+            DeferredToolsContext::Listed => {
+                if turn.model.use_responses_lite {
+                    return Ok(None);
+                }
+                deferred_builtin_namespaces(
+                    &BuiltinToolsConfig::for_model(
+                        &turn.model,
+                        turn.web_search_mode,
+                        &turn.features,
+                    ),
+                    templates,
+                )?
+            }
+        };
         Ok(Some(ToolsSection::new(
             ToolsSectionInputs {
-                namespaces: turn
-                    .deferred_tool_namespaces
-                    .iter()
-                    .map(|namespace| (namespace.name.clone(), namespace.description.clone()))
+                namespaces: builtin
+                    .into_iter()
+                    .map(|namespace| (namespace.name, namespace.description))
+                    .chain(
+                        turn.deferred_tool_namespaces.iter().map(|namespace| {
+                            (namespace.name.clone(), namespace.description.clone())
+                        }),
+                    )
                     .collect(),
             },
             templates,
