@@ -14,7 +14,6 @@ use std::path::PathBuf;
 use pretty_assertions::assert_eq;
 use xtask::BUNDLED_CATALOGS;
 use xtask::CATALOG_PATH;
-use xtask::MANIFEST_PATH;
 use xtask::Problem;
 use xtask::TEMPLATES_DIR;
 use xtask::check_prompts;

@@ -102,6 +102,7 @@ const REQUEST_SETTINGS: &[&[&str]] = &[
         "features.request_permissions_tool=true",
     ],
     &["-c", "realtime=true"],
+    &["--codex-version", "0.171"],
 ];
 
 #[test]

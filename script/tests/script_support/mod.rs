@@ -6,7 +6,6 @@
 use std::path::PathBuf;
 
 use codex_config::ConfigEnv;
-use codex_models_manager::ModelCatalog;
 use codex_models_manager::ReleaseCatalogs;
 use codex_prompts::TemplateSet;
 use codex_protocol::RolloutLine;
