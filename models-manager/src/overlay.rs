@@ -6,6 +6,7 @@ use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
 
 use codex_release::BundledCatalog;
+use serde_json::Value;
 
 use crate::catalog::ModelCatalog;
 use crate::error::CatalogError;
@@ -34,9 +35,8 @@ impl ModelCatalog {
     }
 
     /// A release's bundled catalog (`ReleaseProfile::catalog`) with every copied template text
-    /// taken from `templates`. Texts composed when the catalog was written (a baked
-    /// personality) and the catalog's message texts other than the instructions keep the
-    /// embedded wording.
+    /// (instructions, personality, role, mode and approval texts) taken from `templates`. Texts
+    /// composed when the catalog was written (a baked personality) keep the embedded wording.
     pub fn bundled_for(
         catalog: BundledCatalog,
         templates: &TemplateSet,
@@ -47,6 +47,36 @@ impl ModelCatalog {
             .iter_mut()
             .filter_map(|model| model.model_messages.as_mut())
         {
+            if let Some(modes) = messages.collaboration_modes.as_mut() {
+                use_overlaid_copy(
+                    &mut modes.default,
+                    &[TemplateId::CatalogCollaborationDefault],
+                    templates,
+                );
+            }
+            if let Some(approvals) = messages.approvals.as_mut() {
+                use_overlaid_copy(
+                    &mut approvals.on_request_auto_review,
+                    &[TemplateId::CatalogApprovalOnRequestAutoReview],
+                    templates,
+                );
+            }
+            if let Some(Value::Object(roles)) = messages
+                .multi_agent
+                .as_mut()
+                .and_then(|multi_agent| multi_agent.get_mut("role"))
+            {
+                for (key, id) in [
+                    ("root", TemplateId::CatalogRoleRoot),
+                    ("subagent", TemplateId::CatalogRoleSubagent),
+                ] {
+                    if let Some(Value::String(text)) = roles.get_mut(key)
+                        && text.as_str() == id.embedded_file()
+                    {
+                        *text = templates.file(id).to_string();
+                    }
+                }
+            }
             use_overlaid_copy(
                 &mut messages.instructions_template,
                 &INSTRUCTION_TEMPLATES,

@@ -118,6 +118,16 @@ template_catalogue! {
     MultiAgentProactive => "multi_agent/proactive.md" [],
     /// Who the root agent is under multi-agent v2, when the catalog has no role text.
     MultiAgentRootAgentV2 => "multi_agent/root_agent_v2.md" [],
+    /// The 0.171 catalog's root-agent role text of the `gpt-6` family
+    /// (`model_messages.multi_agent.role.root`).
+    CatalogRoleRoot => "multi_agent/catalog_root_role.md" [],
+    /// The 0.171 catalog's sub-agent role text of the `gpt-6` family.
+    CatalogRoleSubagent => "multi_agent/catalog_subagent_role.md" [],
+    /// The 0.171 catalog's Default-mode text of the `gpt-6` family
+    /// (`model_messages.collaboration_modes.default`).
+    CatalogCollaborationDefault => "collaboration_mode/catalog_default.md" [],
+    /// The 0.171 catalog's `on-request` approval section with the automatic reviewer.
+    CatalogApprovalOnRequestAutoReview => "permissions/catalog_on_request_auto_review.md" [],
     /// How the root agent under multi-agent v2 uses its team: follows the role text (this
     /// project's, or the catalog's).
     MultiAgentRootAgentV2Usage => "multi_agent/root_agent_v2_usage.md" ["max_concurrency"],

@@ -106,14 +106,6 @@ const REQUEST_SETTINGS: &[&[&str]] = &[
     // clock), and a non-Lite one.
     &["--codex-version", "0.171"],
     &["--codex-version", "0.171", "--model", "gpt-5.5"],
-    &[
-        "--codex-version",
-        "0.171",
-        "--approval",
-        "on-request",
-        "-c",
-        "approvals_reviewer=\"auto_review\"",
-    ],
 ];
 
 #[test]
