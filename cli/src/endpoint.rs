@@ -176,6 +176,7 @@ impl TurnResponder for LiveReplies {
                 Ok(ModelResponse {
                     items: completed.items,
                     usage: completed.token_usage,
+                    response_id: Some(completed.response_id),
                 })
             }
         }

@@ -140,6 +140,7 @@ fn run_turn<S: RolloutSink>(
             templates: templates.clone(),
             ids: Arc::clone(&ids),
             history_mode: HistoryMode::Paginated,
+            release: turn.release,
         },
         sink,
     );
@@ -157,6 +158,7 @@ fn run_turn<S: RolloutSink>(
         forked_from: None,
         writer: MetaWriter::Exec,
         git,
+        release: turn.release,
     }))?;
     session.start_turn(&turn)?;
     session.record_context_updates_and_set_reference_context_item(&turn)?;

@@ -71,7 +71,8 @@ impl<S: RolloutSink> Session<S> {
             }
         }
 
-        let (items, world_state_item) = if self.reference_context_item.is_none() {
+        let full_context = self.reference_context_item.is_none();
+        let (items, world_state_item) = if full_context {
             let items = build_initial_context_with_world_state(turn, &world_state, &self.templates)
                 .into_items();
             let snapshot = world_state.snapshot();
@@ -100,6 +101,9 @@ impl<S: RolloutSink> Session<S> {
         }
         self.persist(RolloutItem::TurnContext(turn_context_item.clone().into()))?;
         self.reference_context_item = Some(turn_context_item);
+        if full_context {
+            self.record_settings_of_full_context(turn)?;
+        }
         Ok(world_state)
     }
 

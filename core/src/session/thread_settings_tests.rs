@@ -20,7 +20,7 @@ fn turn(policy: SandboxPolicy) -> TurnContext {
 }
 
 fn profile_of(turn: &TurnContext) -> Value {
-    thread_settings_applied(turn).expect("payload")["thread_settings"]["permission_profile"].clone()
+    thread_settings_applied("thread", turn).expect("payload")["thread_settings"]["permission_profile"].clone()
 }
 
 #[test]
@@ -28,7 +28,7 @@ fn default_settings_as_upstream_writes_them() {
     let mut turn = turn(SandboxPolicy::new_read_only_policy());
     turn.personality = Some(Personality::Pragmatic);
     assert_eq!(
-        thread_settings_applied(&turn).expect("payload"),
+        thread_settings_applied("thread", &turn).expect("payload"),
         json!({
             "type": "thread_settings_applied",
             "thread_settings": {
@@ -61,7 +61,7 @@ fn configured_reasoning_is_written_and_key_order_is_upstreams() {
     turn.approval_policy = AskForApproval::Never;
     turn.reasoning_effort = Some(ReasoningEffort::High);
     turn.reasoning_summary = Some(ReasoningSummary::Detailed);
-    let payload = thread_settings_applied(&turn).expect("payload");
+    let payload = thread_settings_applied("thread", &turn).expect("payload");
     let keys: Vec<&str> = payload["thread_settings"]
         .as_object()
         .expect("object")
