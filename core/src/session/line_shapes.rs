@@ -119,8 +119,9 @@ impl<S: RolloutSink> Session<S> {
         &mut self,
         items: Vec<ResponseItem>,
     ) -> Result<(), SessionError> {
+        // A compaction request does not count as sampling the history: the summary records
+        // what the turn's last request had been sent.
         let turn_id = self.active_turn_mut()?.turn_id.clone();
-        self.history_sequence.sampled();
         let items = items
             .into_iter()
             .map(|mut item| {
