@@ -110,7 +110,10 @@ impl HistorySequence {
         self.last += 1;
         let mut metadata = Map::new();
         metadata.insert("history_sequence".into(), json!(self.last));
-        metadata.insert("sampled_through_sequence".into(), json!(self.sampled_through));
+        metadata.insert(
+            "sampled_through_sequence".into(),
+            json!(self.sampled_through),
+        );
         let retained = retained_message(item, origin);
         if let Some((id, role)) = retained {
             metadata.insert(
@@ -165,7 +168,10 @@ impl HistorySequence {
         self.last += 1;
         let mut metadata = Map::new();
         metadata.insert("history_sequence".into(), json!(self.last));
-        metadata.insert("sampled_through_sequence".into(), json!(self.sampled_through));
+        metadata.insert(
+            "sampled_through_sequence".into(),
+            json!(self.sampled_through),
+        );
         metadata.insert("client_authored".into(), json!(false));
         if is_user_turn_boundary(item) {
             metadata.insert("mcp_attribution".into(), json!({"status": "none"}));

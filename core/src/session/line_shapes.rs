@@ -163,9 +163,10 @@ impl<S: RolloutSink> Session<S> {
                 let mut metadata = Map::new();
                 metadata.insert(
                     codex_rollout::LINE_METADATA_KEY.to_string(),
-                    Value::Object(self.history_sequence.next(item, origin, turn_id, || {
-                        ids.uuid_v7().to_string()
-                    })),
+                    Value::Object(
+                        self.history_sequence
+                            .next(item, origin, turn_id, || ids.uuid_v7().to_string()),
+                    ),
                 );
                 metadata
             }

@@ -498,7 +498,11 @@ impl<S: RolloutSink> Session<S> {
         self.persist_line(now, RolloutLine::new(rollout_timestamp_of(now), item))
     }
 
-    fn persist_line(&mut self, now: jiff::Timestamp, line: RolloutLine) -> Result<(), SessionError> {
+    fn persist_line(
+        &mut self,
+        now: jiff::Timestamp,
+        line: RolloutLine,
+    ) -> Result<(), SessionError> {
         self.sink.append(line).map_err(SessionError::Rollout)?;
         self.last_line_at = Some(now);
         Ok(())

@@ -4,15 +4,15 @@ use codex_context_fragments::ContextualUserFragment;
 use codex_prompts::TemplateId;
 use codex_protocol::CompactedItem;
 use codex_protocol::ContentItem;
+use codex_protocol::ResponseItem;
+use codex_protocol::RolloutItem;
 use codex_protocol::TurnContextItem;
+use codex_protocol::rollout::CompactionWindowId;
 use codex_release::CompactionRecord;
 use codex_rollout::RetainedMessage;
 use codex_rollout::resume_metadata;
 use serde_json::Map;
 use serde_json::Value;
-use codex_protocol::ResponseItem;
-use codex_protocol::RolloutItem;
-use codex_protocol::rollout::CompactionWindowId;
 
 use super::RolloutSink;
 use super::Session;
@@ -43,7 +43,9 @@ struct CompactionBookkeeping {
 /// The text of a message's content entries, joined.
 fn item_text(item: &ResponseItem) -> String {
     match item {
-        ResponseItem::Message { content, .. } => content.iter().filter_map(ContentItem::text).collect(),
+        ResponseItem::Message { content, .. } => {
+            content.iter().filter_map(ContentItem::text).collect()
+        }
         ResponseItem::Reasoning { .. }
         | ResponseItem::LocalShellCall { .. }
         | ResponseItem::FunctionCall { .. }

@@ -24,7 +24,6 @@ use codex_core::TurnAbortReason;
 use codex_core::TurnContext;
 use codex_core::WorldStateSnapshot;
 use codex_core::turn_context_item;
-use codex_release::ThreadSettingsEvents;
 use codex_fragments::additional_context_developer::AdditionalContextDeveloper;
 use codex_fragments::additional_context_user::ADDITIONAL_CONTENT_KIND_PREFIX;
 use codex_fragments::additional_context_user::AdditionalContextKey;
@@ -43,6 +42,7 @@ use codex_protocol::ResponseItem;
 use codex_protocol::TurnContextItem;
 use codex_protocol::rollout::TokenUsage;
 use codex_protocol::rollout::TokenUsageInfo;
+use codex_release::ThreadSettingsEvents;
 use jiff::Timestamp;
 
 use super::RequestSink;
@@ -236,11 +236,14 @@ impl ScriptedSession<'_> {
             ThreadSettingsEvents::ResumedStepsOnly => 1,
             ThreadSettingsEvents::EveryFullContextWithThreadId => {
                 let mut next = turn_context_item(context);
-                let changed = self.session.reference_context_item().is_some_and(|recorded| {
-                    next.turn_id.clone_from(&recorded.turn_id);
-                    next.root_turn_id.clone_from(&recorded.root_turn_id);
-                    recorded_settings_differ(recorded, &next)
-                });
+                let changed = self
+                    .session
+                    .reference_context_item()
+                    .is_some_and(|recorded| {
+                        next.turn_id.clone_from(&recorded.turn_id);
+                        next.root_turn_id.clone_from(&recorded.root_turn_id);
+                        recorded_settings_differ(recorded, &next)
+                    });
                 1 + usize::from(changed)
             }
         }
