@@ -177,6 +177,7 @@ impl TurnResponder for LiveReplies {
                 Ok(ModelResponse {
                     items: completed.items,
                     usage: completed.token_usage,
+                    response_id: Some(completed.response_id),
                 })
             }
         }

@@ -21,8 +21,6 @@ pub struct ReleaseProfile {
     pub lite_prefix: LitePrefixPlacement,
     /// Which keys the turn metadata (`x-codex-turn-metadata`) has.
     pub turn_metadata: TurnMetadataKeys,
-    /// The `session_meta.cli_version` a rollout `send` writes records.
-    pub recorded_cli_version: RecordedCliVersion,
     /// The `accept-encoding` header on `/responses`, if the release sends one.
     pub accept_encoding: Option<&'static str>,
     /// Whether the `update_plan` tool is offered.
@@ -55,6 +53,24 @@ pub struct ReleaseProfile {
     pub skill_paths: SkillPaths,
     /// The folders of a writable workspace a workspace-write sandbox keeps read-only.
     pub protected_workspace_folders: ProtectedWorkspaceFolders,
+    /// The `cli_version` a rollout's `session_meta` records.
+    pub rollout_cli_version: RolloutCliVersion,
+    /// The keys a `session_meta` line adds beside the thread's identity.
+    pub session_meta: SessionMetaRecord,
+    /// Which settings a `turn_context` line records.
+    pub turn_context: TurnContextRecord,
+    /// How `task_started` and `task_complete` events place their turn in the thread.
+    pub task_events: TaskEventRecord,
+    /// When a thread records a `thread_settings_applied` event, and what it holds.
+    pub thread_settings_events: ThreadSettingsEvents,
+    /// What a rollout records of each response's token usage besides the `token_count` event.
+    pub token_usage: TokenUsageRecord,
+    /// The line-level `metadata` object of `response_item` lines.
+    pub response_item_metadata: ResponseItemMetadata,
+    /// The `content_item_kinds` an assistant message records in its item metadata.
+    pub assistant_content_kinds: AssistantContentKinds,
+    /// What a `compacted` line records beside the summary, the replacement history and windows.
+    pub compaction_record: CompactionRecord,
 }
 
 /// The model catalog a release bundles.
@@ -93,16 +109,6 @@ pub enum LitePrefixPlacement {
     /// The first two items of a new thread's history: drawn ids (`at_…`, `msg_…`) like every
     /// other item of the initial context, recorded as `response_item` lines, sent from history.
     RecordedInHistory,
-}
-
-/// What `send` records as `session_meta.cli_version`, which `session resume` reads the
-/// release back from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RecordedCliVersion {
-    /// This project's own version (read back as the oldest release).
-    ThisProject,
-    /// The release's observed version (`0.171.0`).
-    Observed,
 }
 
 /// The keys of the turn metadata JSON (`client_metadata["x-codex-turn-metadata"]` and the
@@ -264,6 +270,94 @@ impl ProtectedWorkspaceFolders {
     }
 }
 
+/// The `session_meta.cli_version` of a rollout this project writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RolloutCliVersion {
+    /// This project's own package version (`0.1.0`), which reads back as the oldest release.
+    ThisProject,
+    /// The release's observed version (`0.171.0`), so a resume reads the rollout as that
+    /// release's.
+    ObservedRelease,
+}
+
+/// The keys a `session_meta` line carries beside identity, cwd and instructions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SessionMetaRecord {
+    /// Only `cwd`.
+    CwdOnly,
+    /// `account_scoped` first and `runtime_workspace_roots` (the cwd) after `cwd`.
+    AccountScopedWithWorkspaceRoots,
+}
+
+/// The settings a `turn_context` line records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TurnContextRecord {
+    /// `workspace_roots`, `current_date`, `timezone` and `personality`, and `summary` `auto`.
+    DateAndPersonality,
+    /// `root_turn_id` and `disabled_plugin_ids`, none of the four above, and `summary` `none`.
+    RootTurnAndPlugins,
+}
+
+/// How the `task_started` and `task_complete` events name their turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TaskEventRecord {
+    /// `turn_id` only.
+    TurnId,
+    /// `root_turn_id` on both, and a `turn_attribution` object on `task_started`.
+    RootTurnAttribution,
+}
+
+/// When `thread_settings_applied` events are written and what they carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ThreadSettingsEvents {
+    /// One before each resumed step's `task_started`; the payload has no `thread_id`.
+    ResumedStepsOnly,
+    /// Also right after the `turn_context` of each full context (a new thread's first turn,
+    /// after a mid-turn compaction), and twice before a resumed step whose settings changed;
+    /// the payload names its `thread_id`, and the settings their workspace roots and disabled
+    /// plugins instead of a personality.
+    EveryFullContextWithThreadId,
+}
+
+/// What a rollout records of each response's token usage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TokenUsageRecord {
+    /// The `token_count` event only.
+    TokenCountOnly,
+    /// A `token_usage_record` line (the response, the turn's and the thread's usage) right after
+    /// each response's output, and `last_usage_includes_reasoning` in `token_count`.
+    UsageRecordLines,
+}
+
+/// The line-level `metadata` of `response_item` lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ResponseItemMetadata {
+    /// None.
+    Omitted,
+    /// The item's place in history (`history_sequence`, `sampled_through_sequence`,
+    /// `user_input_order`, `retained_source` for user and assistant messages, …).
+    HistorySequence,
+}
+
+/// The `content_item_kinds` of an assistant message's item metadata.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AssistantContentKinds {
+    /// None recorded.
+    Omitted,
+    /// `["unknown"]`.
+    Unknown,
+}
+
+/// What a mid-turn compaction's `compacted` line records beyond 0.149.1's keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CompactionRecord {
+    /// Summary, replacement history and window ids.
+    Windows,
+    /// Also the replacement history's item metadata, the retained user and assistant messages,
+    /// the summary response's id and token usage record, and what a resume needs.
+    WithResumeBookkeeping,
+}
+
 /// 0.149.1: the release nearest the reference commit.
 pub(crate) const V0_149: ReleaseProfile = ReleaseProfile {
     release: CodexRelease::V0_149,
@@ -272,7 +366,6 @@ pub(crate) const V0_149: ReleaseProfile = ReleaseProfile {
     stream_key: StreamKeyPosition::AfterStore,
     lite_prefix: LitePrefixPlacement::SplicedWithoutIds,
     turn_metadata: TurnMetadataKeys::Base,
-    recorded_cli_version: RecordedCliVersion::ThisProject,
     accept_encoding: None,
     plan_tool: PlanTool::Offered,
     view_image_detail: ViewImageDetail::FollowsCatalog,
@@ -289,6 +382,15 @@ pub(crate) const V0_149: ReleaseProfile = ReleaseProfile {
     orchestrator_skills: OrchestratorSkillsRecord::Recorded,
     skill_paths: SkillPaths::Absolute,
     protected_workspace_folders: ProtectedWorkspaceFolders::RepositoryAndAgent,
+    rollout_cli_version: RolloutCliVersion::ThisProject,
+    session_meta: SessionMetaRecord::CwdOnly,
+    turn_context: TurnContextRecord::DateAndPersonality,
+    task_events: TaskEventRecord::TurnId,
+    thread_settings_events: ThreadSettingsEvents::ResumedStepsOnly,
+    token_usage: TokenUsageRecord::TokenCountOnly,
+    response_item_metadata: ResponseItemMetadata::Omitted,
+    assistant_content_kinds: AssistantContentKinds::Omitted,
+    compaction_record: CompactionRecord::Windows,
 };
 
 /// 0.171.0, observed with the released binary (`docs/releases.md`).
@@ -299,7 +401,6 @@ pub(crate) const V0_171: ReleaseProfile = ReleaseProfile {
     stream_key: StreamKeyPosition::AfterModel,
     lite_prefix: LitePrefixPlacement::RecordedInHistory,
     turn_metadata: TurnMetadataKeys::WithTurnSettings,
-    recorded_cli_version: RecordedCliVersion::Observed,
     accept_encoding: Some("zstd,gzip"),
     plan_tool: PlanTool::Omitted,
     view_image_detail: ViewImageDetail::PathOnly,
@@ -316,6 +417,15 @@ pub(crate) const V0_171: ReleaseProfile = ReleaseProfile {
     orchestrator_skills: OrchestratorSkillsRecord::Absent,
     skill_paths: SkillPaths::RootAliases,
     protected_workspace_folders: ProtectedWorkspaceFolders::WithCloudCredentials,
+    rollout_cli_version: RolloutCliVersion::ObservedRelease,
+    session_meta: SessionMetaRecord::AccountScopedWithWorkspaceRoots,
+    turn_context: TurnContextRecord::RootTurnAndPlugins,
+    task_events: TaskEventRecord::RootTurnAttribution,
+    thread_settings_events: ThreadSettingsEvents::EveryFullContextWithThreadId,
+    token_usage: TokenUsageRecord::UsageRecordLines,
+    response_item_metadata: ResponseItemMetadata::HistorySequence,
+    assistant_content_kinds: AssistantContentKinds::Unknown,
+    compaction_record: CompactionRecord::WithResumeBookkeeping,
 };
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use codex_release::RolloutEvidence;
 use codex_release::detect_release;
 
 /// Line types only newer releases write.
-const NEWER_LINE_TYPES: [&str; 1] = ["token_usage_record"];
+const NEWER_LINE_TYPES: [&str; 1] = [crate::TOKEN_USAGE_RECORD_LINE_TYPE];
 
 /// The release that wrote `lines` and why (see [`detect_release`]); `None` when nothing in
 /// them tells.

@@ -35,6 +35,7 @@ use codex_protocol::rollout::TOKEN_COUNT_EVENT_TYPE;
 use codex_protocol::rollout::TokenUsageInfo;
 use codex_release::CodexRelease;
 use codex_rollout::ForkPoint;
+use codex_rollout::HistorySequence;
 use codex_rollout::LoadedLine;
 use codex_rollout::LoadedRollout;
 use codex_rollout::ReconstructWarning;
@@ -204,6 +205,7 @@ impl<'env> ScriptedSession<'env> {
                 &identity,
                 &base_instructions,
                 HistoryMode::Legacy,
+                config.release,
             ),
             sink,
         );
@@ -392,8 +394,15 @@ impl<'env> ScriptedSession<'env> {
                     || env.catalog(drawn.release).lookup(&item.model).info,
                 )
             });
-        let session = Session::resume(
-            session_init(env, &ids, &identity, &base_instructions, history_mode),
+        let mut session = Session::resume(
+            session_init(
+                env,
+                &ids,
+                &identity,
+                &base_instructions,
+                history_mode,
+                drawn.release,
+            ),
             ResumedSession {
                 history: reconstructed.history,
                 reference_context_item: reconstructed.reference_context_item,
@@ -405,6 +414,9 @@ impl<'env> ScriptedSession<'env> {
             },
             sink,
         );
+        session.continue_history_sequence(HistorySequence::of_lines(
+            lines.iter().map(|loaded| &loaded.line),
+        ));
         let events = EventState::resumed(session.world_state_baseline());
         let token_usage = lines
             .iter()
@@ -511,10 +523,12 @@ impl<'env> ScriptedSession<'env> {
             &self.identity,
             &self.base_instructions,
             self.history_mode,
+            self.session.release(),
         );
         let placeholder = Session::new(init.clone(), ScriptSink::memory());
         let session = std::mem::replace(&mut self.session, placeholder);
         let history = session.history().items().to_vec();
+        let sequence = session.history_sequence().clone();
         self.session = Session::resume(
             init,
             ResumedSession {
@@ -526,6 +540,7 @@ impl<'env> ScriptedSession<'env> {
             },
             session.into_sink(),
         );
+        self.session.continue_history_sequence(sequence);
     }
 
     /// The turn's context: `config` with the AGENTS.md of its cwd, on this thread's identity and
@@ -591,6 +606,7 @@ fn thread_meta(
         forked_from,
         writer: MetaWriter::Script,
         git: None,
+        release: config.release,
     })
 }
 
@@ -600,6 +616,7 @@ fn session_init(
     identity: &ThreadIdentity,
     base_instructions: &BaseInstructions,
     history_mode: HistoryMode,
+    release: CodexRelease,
 ) -> SessionInit {
     SessionInit {
         thread_id: identity.thread_id.clone(),
@@ -607,5 +624,6 @@ fn session_init(
         templates: env.templates.clone(),
         ids: Arc::clone(ids),
         history_mode,
+        release,
     }
 }

@@ -16,6 +16,8 @@ pub struct ModelResponse {
     pub items: Vec<ResponseItem>,
     /// The tokens the response used; `None` when the server reported none.
     pub usage: Option<TokenUsage>,
+    /// The response's id; `None` for a scripted reply.
+    pub response_id: Option<String>,
 }
 
 /// Supplies the model's output for a turn once its request is built.
@@ -53,6 +55,7 @@ impl TurnResponder for ScriptedReplies {
         Ok(ModelResponse {
             items,
             usage: Some(TokenUsage::default()),
+            response_id: None,
         })
     }
 }

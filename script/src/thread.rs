@@ -88,6 +88,7 @@ pub fn recorded_settings(
         forked_from: None,
         writer: MetaWriter::Script,
         git: None,
+        release: codex_config::DEFAULT_RELEASE,
     });
     // The session reports what it cannot use when it is resumed; this look-ahead stays quiet.
     let view =

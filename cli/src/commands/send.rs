@@ -29,7 +29,6 @@ use codex_core::new_thread_meta;
 use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
 use codex_protocol::rollout::TokenUsageInfo;
-use codex_release::RecordedCliVersion;
 use codex_rollout::LineOrdinals;
 use codex_rollout::RolloutWriter;
 use codex_script::CommandPolicy;
@@ -141,6 +140,7 @@ fn run_turn<S: RolloutSink>(
             templates: templates.clone(),
             ids: Arc::clone(&ids),
             history_mode: HistoryMode::Paginated,
+            release: turn.release,
         },
         sink,
     );
@@ -149,7 +149,7 @@ fn run_turn<S: RolloutSink>(
     let git = codex_utils_git::git_info(&turn.cwd)
         .map(serde_json::to_value)
         .transpose()?;
-    let mut meta = new_thread_meta(NewThreadMeta {
+    session.record_session_meta(new_thread_meta(NewThreadMeta {
         identity: &identity,
         cwd: turn.cwd.clone(),
         model_provider: Some(config.model_provider.id.clone()),
@@ -158,15 +158,8 @@ fn run_turn<S: RolloutSink>(
         forked_from: None,
         writer: MetaWriter::Exec,
         git,
-    });
-    // `session resume` reads the release back from it.
-    match turn.profile().recorded_cli_version {
-        RecordedCliVersion::ThisProject => {}
-        RecordedCliVersion::Observed => {
-            meta.cli_version = Some(turn.release.observed_version().to_string());
-        }
-    }
-    session.record_session_meta(meta)?;
+        release: turn.release,
+    }))?;
     session.start_turn(&turn)?;
     session.record_context_updates_and_set_reference_context_item(&turn)?;
     session.record_user_message(message)?;

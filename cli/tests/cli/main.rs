@@ -28,6 +28,7 @@ mod request_tools;
 mod resume_elsewhere;
 mod send;
 mod send_loop;
+mod send_loop_0_171;
 mod send_provider;
 mod send_server;
 mod send_session_live;

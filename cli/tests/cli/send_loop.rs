@@ -20,12 +20,12 @@ use crate::support::output;
 
 const KEY: &str = "sk-test-loop";
 
-struct Workspace {
+pub(crate) struct Workspace {
     dir: tempfile::TempDir,
 }
 
 impl Workspace {
-    fn new(config: &str) -> Self {
+    pub(crate) fn new(config: &str) -> Self {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir_all(dir.path().join("home")).expect("mkdir home");
         std::fs::create_dir_all(dir.path().join("project/.git")).expect("mkdir project");
@@ -37,11 +37,11 @@ impl Workspace {
         Self { dir }
     }
 
-    fn path(&self, relative: &str) -> PathBuf {
+    pub(crate) fn path(&self, relative: &str) -> PathBuf {
         self.dir.path().join(relative)
     }
 
-    fn run(&self, command: &str, extra: &[&str]) -> Run {
+    pub(crate) fn run(&self, command: &str, extra: &[&str]) -> Run {
         let mut args: Vec<String> = [
             command,
             "--codex-home",
@@ -80,7 +80,7 @@ impl Workspace {
 }
 
 /// A response of `items` reporting `input_tokens`.
-fn response(number: usize, items: &[Value], input_tokens: u64) -> Reply {
+pub(crate) fn response(number: usize, items: &[Value], input_tokens: u64) -> Reply {
     let id = format!("resp_{number}");
     let mut events = vec![json!({"type": "response.created", "response": {"id": id}})];
     for item in items {
@@ -99,7 +99,7 @@ fn response(number: usize, items: &[Value], input_tokens: u64) -> Reply {
     Reply::EventStream(sse_body(&events))
 }
 
-fn function_call(name: &str, arguments: Value) -> Value {
+pub(crate) fn function_call(name: &str, arguments: Value) -> Value {
     json!({
         "type": "function_call",
         "id": "fc_server_1",
@@ -109,7 +109,7 @@ fn function_call(name: &str, arguments: Value) -> Value {
     })
 }
 
-fn text(text: &str) -> Value {
+pub(crate) fn text(text: &str) -> Value {
     json!({
         "type": "message",
         "id": "msg_server",

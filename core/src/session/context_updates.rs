@@ -73,7 +73,8 @@ impl<S: RolloutSink> Session<S> {
             }
         }
 
-        let (items, world_state_item) = if self.reference_context_item.is_none() {
+        let full_context = self.reference_context_item.is_none();
+        let (items, world_state_item) = if full_context {
             // A new thread of a release that records the Lite items starts with them.
             let mut items = if self.history.items().is_empty() && records_lite_prefix(turn) {
                 let tools = turn.builtin_tools(&self.templates)?;
@@ -111,6 +112,9 @@ impl<S: RolloutSink> Session<S> {
         }
         self.persist(RolloutItem::TurnContext(turn_context_item.clone().into()))?;
         self.reference_context_item = Some(turn_context_item);
+        if full_context {
+            self.record_settings_of_full_context(turn)?;
+        }
         Ok(world_state)
     }
 

@@ -1,6 +1,7 @@
 //! `event_msg` rollout payloads the session writes around turns. Rollout readers use them to
 //! find turn segments (`task_started` … `task_complete`), real user messages and rollbacks.
 
+use codex_release::TaskEventRecord;
 use serde_json::Value;
 use serde_json::json;
 
@@ -11,19 +12,46 @@ pub(super) const AGENT_MESSAGE: &str = "agent_message";
 pub(super) const THREAD_ROLLED_BACK: &str = "thread_rolled_back";
 pub(super) const ITEM_COMPLETED: &str = "item_completed";
 
-pub(super) fn task_started(
-    turn_id: &str,
-    started_at: i64,
-    model_context_window: Option<i64>,
-    collaboration_mode_kind: Value,
-) -> Value {
-    json!({
-        "type": TASK_STARTED,
-        "turn_id": turn_id,
-        "started_at": started_at,
-        "model_context_window": model_context_window,
-        "collaboration_mode_kind": collaboration_mode_kind,
-    })
+/// What opens a turn of the main thread: the only trigger observed is `codex exec`'s.
+const TURN_TRIGGER_EXEC: &str = "exec";
+
+/// What a `task_started` event says about its turn.
+pub(super) struct TaskStart<'a> {
+    pub turn_id: &'a str,
+    pub record: TaskEventRecord,
+    /// Seconds since the epoch.
+    pub started_at: i64,
+    pub model_context_window: Option<i64>,
+    pub collaboration_mode_kind: Value,
+}
+
+pub(super) fn task_started(start: TaskStart<'_>) -> Value {
+    let turn_id = start.turn_id;
+    match start.record {
+        TaskEventRecord::TurnId => json!({
+            "type": TASK_STARTED,
+            "turn_id": turn_id,
+            "started_at": start.started_at,
+            "model_context_window": start.model_context_window,
+            "collaboration_mode_kind": start.collaboration_mode_kind,
+        }),
+        // A turn of the main thread is its own root and has no parent.
+        TaskEventRecord::RootTurnAttribution => json!({
+            "type": TASK_STARTED,
+            "turn_attribution": {
+                "turn_id": turn_id,
+                "turn_trigger": TURN_TRIGGER_EXEC,
+                "parent_turn_id": null,
+                "initiating_agent_path": null,
+                "root_turn_id": turn_id,
+            },
+            "turn_id": turn_id,
+            "root_turn_id": turn_id,
+            "started_at": start.started_at,
+            "model_context_window": start.model_context_window,
+            "collaboration_mode_kind": start.collaboration_mode_kind,
+        }),
+    }
 }
 
 pub(super) fn user_message(text: &str) -> Value {
@@ -166,6 +194,7 @@ pub(super) fn context_compaction_completed(
 /// What a `task_complete` event says about its turn.
 pub(super) struct TaskTimes<'a> {
     pub turn_id: &'a str,
+    pub record: TaskEventRecord,
     pub last_agent_message: Option<&'a str>,
     /// Seconds since the epoch.
     pub started_at: i64,
@@ -176,14 +205,17 @@ pub(super) struct TaskTimes<'a> {
 }
 
 pub(super) fn task_complete(times: TaskTimes<'_>) -> Value {
-    let mut payload = json!({
-        "type": TASK_COMPLETE,
-        "turn_id": times.turn_id,
-        "last_agent_message": times.last_agent_message,
-        "started_at": times.started_at,
-        "completed_at": times.completed_at,
-        "duration_ms": times.duration_ms,
-    });
+    let mut payload = match times.record {
+        TaskEventRecord::TurnId => json!({"type": TASK_COMPLETE}),
+        TaskEventRecord::RootTurnAttribution => {
+            json!({"type": TASK_COMPLETE, "root_turn_id": times.turn_id})
+        }
+    };
+    payload["turn_id"] = json!(times.turn_id);
+    payload["last_agent_message"] = json!(times.last_agent_message);
+    payload["started_at"] = json!(times.started_at);
+    payload["completed_at"] = json!(times.completed_at);
+    payload["duration_ms"] = json!(times.duration_ms);
     if let Some(millis) = times.time_to_first_token_ms {
         payload["time_to_first_token_ms"] = json!(millis);
     }

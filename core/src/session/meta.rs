@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use codex_protocol::BaseInstructions;
 use codex_protocol::SessionMeta;
+use codex_release::CodexRelease;
+use codex_release::RolloutCliVersion;
+use codex_release::SessionMetaRecord;
 use serde_json::Value;
 use serde_json::json;
 
@@ -35,6 +38,8 @@ pub struct NewThreadMeta<'a> {
     pub writer: MetaWriter,
     /// The repository the thread starts in (`session_meta.git`); `None` outside one.
     pub git: Option<Value>,
+    /// The release whose rollout shape the line takes.
+    pub release: CodexRelease,
 }
 
 /// `thread_source` of a thread the user started (upstream's `ThreadSource::User`).
@@ -80,7 +85,19 @@ pub fn new_thread_meta(inputs: NewThreadMeta<'_>) -> SessionMeta {
             Some(THREAD_SOURCE_USER.to_string()),
         ),
     };
+    let profile = inputs.release.profile();
+    let (account_scoped, runtime_workspace_roots) = match profile.session_meta {
+        SessionMetaRecord::CwdOnly => (None, None),
+        SessionMetaRecord::AccountScopedWithWorkspaceRoots => {
+            (Some(true), Some(vec![inputs.cwd.clone()]))
+        }
+    };
+    let cli_version = match profile.rollout_cli_version {
+        RolloutCliVersion::ThisProject => env!("CARGO_PKG_VERSION"),
+        RolloutCliVersion::ObservedRelease => inputs.release.observed_version(),
+    };
     SessionMeta {
+        account_scoped,
         session_id,
         id: inputs.identity.thread_id.clone(),
         forked_from_id: inputs.forked_from.map(str::to_string),
@@ -88,9 +105,9 @@ pub fn new_thread_meta(inputs: NewThreadMeta<'_>) -> SessionMeta {
         parent_thread_id: None,
         timestamp: inputs.timestamp,
         cwd: inputs.cwd,
-        runtime_workspace_roots: None,
+        runtime_workspace_roots,
         originator: Some(originator.to_string()),
-        cli_version: Some(env!("CARGO_PKG_VERSION").to_string()),
+        cli_version: Some(cli_version.to_string()),
         source: Some(json!(source)),
         thread_source,
         agent_nickname: None,

@@ -20,6 +20,7 @@ mod context_updates;
 mod error;
 mod events;
 mod injected;
+mod line_shapes;
 mod meta;
 mod permission_profile;
 mod rewrites;
@@ -39,8 +40,10 @@ use codex_protocol::SessionMeta;
 use codex_protocol::TurnContextItem;
 use codex_protocol::openai_models::ModelInfo;
 use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
-use codex_protocol::rollout::TokenUsageInfo;
-use codex_protocol::rollout::token_count_rollout_item;
+use codex_protocol::rollout::TokenUsage;
+use codex_release::CodexRelease;
+use codex_rollout::HistorySequence;
+use codex_rollout::ItemOrigin;
 
 pub use context_updates::TurnContextContributor;
 pub use error::SessionError;
@@ -54,6 +57,8 @@ pub use meta::new_thread_meta;
 pub use sink::RolloutSink;
 pub use sink::RolloutSinkError;
 pub use turn_context_item::turn_context_item;
+
+use line_shapes::DEFAULT_TRUNCATION_LIMIT;
 
 use crate::context::world_state::WorldStateSnapshot;
 use crate::context_manager::ContextManager;
@@ -75,6 +80,8 @@ pub struct SessionInit {
     pub ids: Arc<IdGenerator>,
     /// How the thread's rollout records its turns' messages.
     pub history_mode: HistoryMode,
+    /// The release whose rollout line shapes the session writes.
+    pub release: CodexRelease,
 }
 
 /// How a rollout records a turn's user and agent messages (`session_meta.history_mode`,
@@ -151,6 +158,10 @@ struct ActiveTurn {
     first_output_at: Option<jiff::Timestamp>,
     checkpoint: Option<TurnCheckpoint>,
     last_agent_message: Option<String>,
+    /// The token usage of the turn's responses so far.
+    usage: TokenUsage,
+    /// The model's truncation limit, which a tool output's line metadata derives its budget from.
+    truncation_limit: i64,
 }
 
 /// One thread's model-visible state and its rollout.
@@ -160,6 +171,7 @@ pub struct Session<S: RolloutSink> {
     templates: TemplateSet,
     ids: Arc<IdGenerator>,
     history_mode: HistoryMode,
+    release: CodexRelease,
     sink: S,
     history: ContextManager,
     reference_context_item: Option<TurnContextItem>,
@@ -173,6 +185,10 @@ pub struct Session<S: RolloutSink> {
     last_line_at: Option<jiff::Timestamp>,
     /// Mid-turn compactions this process ran (a resumed thread counts afresh).
     compactions: u64,
+    /// The numbering of response items in line metadata, when the release writes it.
+    history_sequence: HistorySequence,
+    /// The newest `token_usage_record` payload, which a compaction records.
+    last_usage_record: Option<serde_json::Value>,
 }
 
 impl<S: RolloutSink> std::fmt::Debug for Session<S> {
@@ -213,6 +229,7 @@ impl<S: RolloutSink> Session<S> {
             templates: init.templates,
             ids: init.ids,
             history_mode: init.history_mode,
+            release: init.release,
             sink,
             history,
             reference_context_item: resumed.reference_context_item,
@@ -222,6 +239,8 @@ impl<S: RolloutSink> Session<S> {
             recorded_baseline,
             last_line_at: None,
             compactions: 0,
+            history_sequence: HistorySequence::default(),
+            last_usage_record: None,
         }
     }
 
@@ -276,12 +295,13 @@ impl<S: RolloutSink> Session<S> {
         let started_at = self.ids.now();
         let mode_kind =
             serde_json::to_value(turn.collaboration_mode.mode).map_err(SessionError::Encode)?;
-        self.persist_event(events::task_started(
-            &turn.turn_id,
-            started_at.as_second(),
-            turn.model.usable_context_window(),
-            mode_kind,
-        ))?;
+        self.persist_event(events::task_started(events::TaskStart {
+            turn_id: &turn.turn_id,
+            record: self.release.profile().task_events,
+            started_at: started_at.as_second(),
+            model_context_window: turn.model.usable_context_window(),
+            collaboration_mode_kind: mode_kind,
+        }))?;
         self.active_turn = Some(ActiveTurn {
             turn_id: turn.turn_id.clone(),
             started_at,
@@ -291,6 +311,8 @@ impl<S: RolloutSink> Session<S> {
                 world_state_baseline: self.history.world_state_baseline().cloned(),
             }),
             last_agent_message: None,
+            usage: TokenUsage::default(),
+            truncation_limit: turn.model.truncation_policy.limit,
         });
         Ok(())
     }
@@ -309,7 +331,7 @@ impl<S: RolloutSink> Session<S> {
             self.turn_checkpoints.push(checkpoint);
         }
         let message = user_text_message(text);
-        self.record_conversation_items(&turn_id, vec![message])?;
+        self.record_items_from(&turn_id, vec![message], ItemOrigin::User)?;
         match self.history_mode {
             HistoryMode::Legacy => self.persist_event(events::user_message(text)),
             HistoryMode::Paginated => {
@@ -326,7 +348,8 @@ impl<S: RolloutSink> Session<S> {
     /// item in a paginated one.
     pub fn record_model_output(&mut self, items: Vec<ResponseItem>) -> Result<(), SessionError> {
         let turn_id = self.active_turn_mut()?.turn_id.clone();
-        for item in items {
+        self.history_sequence.sampled();
+        for mut item in items {
             if let ResponseItem::Message { role, content, .. } = &item
                 && role == "assistant"
             {
@@ -341,8 +364,9 @@ impl<S: RolloutSink> Session<S> {
                     }
                 }
                 self.active_turn_mut()?.last_agent_message = Some(text);
+                self.mark_assistant_content_kinds(&mut item);
             }
-            self.record_conversation_items(&turn_id, vec![item])?;
+            self.record_items_from(&turn_id, vec![item], ItemOrigin::Model)?;
             // The output's arrival is taken from when its first item was written: reading the
             // clock once more would shift every later id of a seeded run.
             let written_at = self.last_line_at;
@@ -383,28 +407,6 @@ impl<S: RolloutSink> Session<S> {
         }
     }
 
-    /// Records a response's token usage as a `token_count` event line (history is unchanged).
-    /// `info` is the thread's running total after that response; `None` records that the
-    /// server reported no usage.
-    pub fn record_token_count(
-        &mut self,
-        info: Option<&TokenUsageInfo>,
-    ) -> Result<(), SessionError> {
-        self.persist(token_count_rollout_item(info))
-    }
-
-    /// Records that a settings operation left the thread running with `turn`'s settings (a
-    /// `thread_settings_applied` event; history is unchanged). Callers write one per operation
-    /// applied once the thread's rollout exists, before the turn that runs with them.
-    pub fn record_thread_settings_applied(
-        &mut self,
-        turn: &TurnContext,
-    ) -> Result<(), SessionError> {
-        let payload =
-            thread_settings::thread_settings_applied(turn).map_err(SessionError::Encode)?;
-        self.persist_event(payload)
-    }
-
     /// Closes the current turn (`task_complete`).
     pub fn complete_turn(&mut self) -> Result<(), SessionError> {
         let turn = self.active_turn.take().ok_or(SessionError::NoActiveTurn)?;
@@ -416,6 +418,7 @@ impl<S: RolloutSink> Session<S> {
         };
         self.persist_event(events::task_complete(events::TaskTimes {
             turn_id: &turn.turn_id,
+            record: self.release.profile().task_events,
             last_agent_message: turn.last_agent_message.as_deref(),
             started_at: turn.started_at.as_second(),
             completed_at: completed_at.as_second(),
@@ -424,12 +427,27 @@ impl<S: RolloutSink> Session<S> {
         }))
     }
 
-    /// Stamps (ids, turn id, `create_time`), records and persists items; items that do not
-    /// belong in history (see [`is_api_item`]) are neither recorded nor persisted.
+    /// Items the harness adds, recorded as [`Session::record_items_from`] records them.
     fn record_conversation_items(
         &mut self,
         turn_id: &str,
         items: Vec<ResponseItem>,
+    ) -> Result<(), SessionError> {
+        let truncation_limit = self
+            .active_turn
+            .as_ref()
+            .map_or(DEFAULT_TRUNCATION_LIMIT, |turn| turn.truncation_limit);
+        self.record_items_from(turn_id, items, ItemOrigin::Harness { truncation_limit })
+    }
+
+    /// Stamps (ids, turn id, `create_time`), records and persists items that came from
+    /// `origin` (with line metadata when the release writes it); items that do not belong in
+    /// history (see [`is_api_item`]) are neither recorded nor persisted.
+    fn record_items_from(
+        &mut self,
+        turn_id: &str,
+        items: Vec<ResponseItem>,
+        origin: ItemOrigin,
     ) -> Result<(), SessionError> {
         for mut item in items {
             if !is_api_item(&item) {
@@ -437,7 +455,14 @@ impl<S: RolloutSink> Session<S> {
                 continue;
             }
             stamp_recorded_item(&mut item, &self.ids, turn_id);
-            self.persist(RolloutItem::ResponseItem(item.clone()))?;
+            let metadata = self.line_metadata(&item, origin, turn_id);
+            let now = self.ids.now();
+            let mut line = RolloutLine::new(
+                rollout_timestamp_of(now),
+                RolloutItem::ResponseItem(item.clone()),
+            );
+            line.extra = metadata;
+            self.persist_line(now, line)?;
             self.history.record_items([item]);
         }
         Ok(())
@@ -470,7 +495,14 @@ impl<S: RolloutSink> Session<S> {
     }
 
     fn persist_at(&mut self, now: jiff::Timestamp, item: RolloutItem) -> Result<(), SessionError> {
-        let line = RolloutLine::new(rollout_timestamp_of(now), item);
+        self.persist_line(now, RolloutLine::new(rollout_timestamp_of(now), item))
+    }
+
+    fn persist_line(
+        &mut self,
+        now: jiff::Timestamp,
+        line: RolloutLine,
+    ) -> Result<(), SessionError> {
         self.sink.append(line).map_err(SessionError::Rollout)?;
         self.last_line_at = Some(now);
         Ok(())

@@ -3,9 +3,16 @@
 use codex_context_fragments::ContextualUserFragment;
 use codex_prompts::TemplateId;
 use codex_protocol::CompactedItem;
+use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
 use codex_protocol::RolloutItem;
+use codex_protocol::TurnContextItem;
 use codex_protocol::rollout::CompactionWindowId;
+use codex_release::CompactionRecord;
+use codex_rollout::RetainedMessage;
+use codex_rollout::resume_metadata;
+use serde_json::Map;
+use serde_json::Value;
 
 use super::RolloutSink;
 use super::Session;
@@ -21,6 +28,36 @@ use crate::turn_context::TurnContext;
 use codex_fragments::compaction_summary::CompactionSummary;
 use codex_fragments::is_compaction_summary;
 use codex_fragments::is_user_turn_boundary;
+
+/// The bookkeeping a newer release's `compacted` line carries (see
+/// [`Session::compaction_bookkeeping`]); every field absent by default.
+#[derive(Debug, Default)]
+struct CompactionBookkeeping {
+    replacement_history_metadata: Option<Vec<Value>>,
+    retained_context: Option<Value>,
+    response_id: Option<String>,
+    usage_record: Option<Value>,
+    resume_metadata: Option<Value>,
+}
+
+/// The text of a message's content entries, joined.
+fn item_text(item: &ResponseItem) -> String {
+    match item {
+        ResponseItem::Message { content, .. } => {
+            content.iter().filter_map(ContentItem::text).collect()
+        }
+        ResponseItem::Reasoning { .. }
+        | ResponseItem::LocalShellCall { .. }
+        | ResponseItem::FunctionCall { .. }
+        | ResponseItem::FunctionCallOutput { .. }
+        | ResponseItem::CustomToolCall { .. }
+        | ResponseItem::CustomToolCallOutput { .. }
+        | ResponseItem::WebSearchCall { .. }
+        | ResponseItem::Compaction { .. }
+        | ResponseItem::AdditionalTools { .. }
+        | ResponseItem::Other(_) => String::new(),
+    }
+}
 
 /// The context window a mid-turn compaction opens (upstream: `advance_auto_compact_window`).
 struct CompactionWindow {
@@ -38,7 +75,7 @@ impl<S: RolloutSink> Session<S> {
     /// replacement history. `summary` is the model's summary text.
     pub fn compact(&mut self, summary: &str) -> Result<(), SessionError> {
         let (summary_text, replacement) = self.compacted_history(summary);
-        self.persist_compacted(summary_text, &replacement, None)?;
+        self.persist_compacted(summary_text, &replacement, None, None)?;
         self.history.replace(replacement);
         self.reference_context_item = None;
         // Turns recorded before the compaction can no longer be restored one by one.
@@ -83,16 +120,56 @@ impl<S: RolloutSink> Session<S> {
             previous_id: turn.token_budget.window_id.clone(),
             id: self.ids.uuid_v7().to_string(),
         };
-        self.persist_compacted(summary_text, &replacement, Some(window))?;
+        let reference = turn_context_item(turn);
+        let bookkeeping = match turn.profile().compaction_record {
+            CompactionRecord::Windows => None,
+            CompactionRecord::WithResumeBookkeeping => {
+                Some(self.compaction_bookkeeping(&replacement, &turn_id, &reference))
+            }
+        };
+        self.persist_compacted(summary_text, &replacement, Some(window), bookkeeping)?;
         self.history.replace(replacement);
         let snapshot = world_state.snapshot();
         self.persist(RolloutItem::WorldState(full_world_state_item(&snapshot)))?;
         self.history.set_world_state_baseline(Some(snapshot));
-        let reference = turn_context_item(turn);
         self.persist(RolloutItem::TurnContext(reference.clone().into()))?;
         self.reference_context_item = Some(reference);
         self.turn_checkpoints.clear();
-        Ok(())
+        self.record_settings_of_full_context(turn)
+    }
+
+    /// What a newer release's `compacted` line records besides the windows: the replacement
+    /// history's line metadata (numbering the items it adds), the user's messages it retains,
+    /// the summary response's usage record and what a resume starts from.
+    fn compaction_bookkeeping(
+        &mut self,
+        replacement: &[ResponseItem],
+        turn_id: &str,
+        reference: &TurnContextItem,
+    ) -> CompactionBookkeeping {
+        let metadata: Vec<Map<String, Value>> = replacement
+            .iter()
+            .map(|item| self.history_sequence.replacement(item))
+            .collect();
+        let retained: Vec<RetainedMessage> = replacement
+            .iter()
+            .zip(&metadata)
+            .filter(|(item, _)| is_user_turn_boundary(item))
+            .map(|(item, metadata)| RetainedMessage {
+                metadata: metadata.clone(),
+                text: item_text(item),
+            })
+            .collect();
+        let usage_record = self.last_usage_record.clone();
+        CompactionBookkeeping {
+            retained_context: Some(self.history_sequence.retained_context(&retained)),
+            replacement_history_metadata: Some(metadata.into_iter().map(Value::Object).collect()),
+            response_id: usage_record
+                .as_ref()
+                .and_then(|record| record.get("response_id")?.as_str().map(str::to_string)),
+            usage_record,
+            resume_metadata: Some(resume_metadata(&self.thread_id, turn_id, reference)),
+        }
     }
 
     /// The summary message's text and the history a compaction leaves: the user's own messages
@@ -123,7 +200,9 @@ impl<S: RolloutSink> Session<S> {
         message: String,
         replacement: &[ResponseItem],
         window: Option<CompactionWindow>,
+        bookkeeping: Option<CompactionBookkeeping>,
     ) -> Result<(), SessionError> {
+        let bookkeeping = bookkeeping.unwrap_or_default();
         let (number, first_id, previous_id, id) = match window {
             Some(window) => (
                 Some(window.number),
@@ -137,17 +216,17 @@ impl<S: RolloutSink> Session<S> {
             CompactedItem {
                 message,
                 replacement_history: Some(replacement.to_vec()),
-                replacement_history_metadata: None,
+                replacement_history_metadata: bookkeeping.replacement_history_metadata,
                 guardian_history: None,
-                retained_context: None,
+                retained_context: bookkeeping.retained_context,
                 mcp_resource_origins: None,
                 window_number: number,
                 first_window_id: first_id,
                 previous_window_id: previous_id,
                 window_id: id,
-                compaction_response_id: None,
-                latest_token_usage_record: None,
-                resume_metadata: None,
+                compaction_response_id: bookkeeping.response_id,
+                latest_token_usage_record: bookkeeping.usage_record,
+                resume_metadata: bookkeeping.resume_metadata,
                 extra: serde_json::Map::new(),
             }
             .into(),

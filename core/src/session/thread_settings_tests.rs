@@ -20,7 +20,7 @@ fn turn(policy: SandboxPolicy) -> TurnContext {
 }
 
 fn profile_of(turn: &TurnContext) -> Value {
-    thread_settings_applied(turn).expect("payload")["thread_settings"]["permission_profile"].clone()
+    thread_settings_applied("thread", turn).expect("payload")["thread_settings"]["permission_profile"].clone()
 }
 
 #[test]
@@ -28,7 +28,7 @@ fn default_settings_as_upstream_writes_them() {
     let mut turn = turn(SandboxPolicy::new_read_only_policy());
     turn.personality = Some(Personality::Pragmatic);
     assert_eq!(
-        thread_settings_applied(&turn).expect("payload"),
+        thread_settings_applied("thread", &turn).expect("payload"),
         json!({
             "type": "thread_settings_applied",
             "thread_settings": {
@@ -61,7 +61,7 @@ fn configured_reasoning_is_written_and_key_order_is_upstreams() {
     turn.approval_policy = AskForApproval::Never;
     turn.reasoning_effort = Some(ReasoningEffort::High);
     turn.reasoning_summary = Some(ReasoningSummary::Detailed);
-    let payload = thread_settings_applied(&turn).expect("payload");
+    let payload = thread_settings_applied("thread", &turn).expect("payload");
     let keys: Vec<&str> = payload["thread_settings"]
         .as_object()
         .expect("object")
@@ -151,5 +151,43 @@ fn restricted_reads_and_outside_sandboxes() {
             }),
             json!({"type": "external", "network": "enabled"}),
         )
+    );
+}
+
+#[test]
+fn release_0_171_names_the_thread_its_roots_and_plugins_and_no_personality() {
+    let mut turn = turn(SandboxPolicy::new_read_only_policy());
+    turn.release = codex_release::CodexRelease::V0_171;
+    turn.personality = Some(Personality::Pragmatic);
+    let payload = thread_settings_applied("thread-1", &turn).expect("payload");
+    assert_eq!(
+        serde_json::to_string(&payload).expect("text"),
+        serde_json::to_string(&json!({
+            "type": "thread_settings_applied",
+            "thread_id": "thread-1",
+            "thread_settings": {
+                "model": "gpt-x",
+                "model_provider_id": "openai",
+                "approval_policy": "on-request",
+                "approvals_reviewer": "user",
+                "requested_approvals_reviewer": "user",
+                "permission_profile": {
+                    "type": "managed",
+                    "file_system": {"type": "restricted", "entries": [
+                        {"path": {"type": "special", "value": {"kind": "root"}}, "access": "read"}
+                    ]},
+                    "network": "restricted"
+                },
+                "active_permission_profile": {"id": ":read-only"},
+                "cwd": "/w",
+                "runtime_workspace_roots": ["/w"],
+                "collaboration_mode": {
+                    "mode": "default",
+                    "settings": {"model": "gpt-x", "reasoning_effort": null, "developer_instructions": null}
+                },
+                "disabled_plugin_ids": []
+            }
+        }))
+        .expect("text")
     );
 }

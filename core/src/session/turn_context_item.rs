@@ -6,6 +6,7 @@ use serde_json::json;
 use codex_config::Feature;
 use codex_protocol::config_types::ReasoningSummary;
 use codex_protocol::openai_models::MultiAgentVersion;
+use codex_release::TurnContextRecord;
 
 use super::permission_profile::active_permission_profile;
 use super::permission_profile::file_system_sandbox_policy;
@@ -15,9 +16,10 @@ use crate::turn_context::TurnContext;
 /// The settings `turn` runs with, as persisted in its `turn_context` line and kept as the
 /// session's reference. Includes the turn id, so every new turn differs from the reference.
 pub fn turn_context_item(turn: &TurnContext) -> TurnContextItem {
-    TurnContextItem {
+    let mut item = TurnContextItem {
         turn_id: Some(turn.turn_id.clone()),
         root_turn_id: None,
+        disabled_plugin_ids: None,
         cwd: turn.cwd.clone(),
         workspace_roots: Some(vec![turn.cwd.clone()]),
         current_date: Some(turn.current_date.clone()),
@@ -62,7 +64,21 @@ pub fn turn_context_item(turn: &TurnContext) -> TurnContextItem {
         final_output_json_schema: None,
         truncation_policy: None,
         extra: serde_json::Map::new(),
+    };
+    match turn.profile().turn_context {
+        TurnContextRecord::DateAndPersonality => {}
+        TurnContextRecord::RootTurnAndPlugins => {
+            // A turn of the main thread is its own root; no plugin is turned off.
+            item.root_turn_id = Some(turn.turn_id.clone());
+            item.disabled_plugin_ids = Some(Vec::new());
+            item.workspace_roots = None;
+            item.current_date = None;
+            item.timezone = None;
+            item.personality = None;
+            item.summary = Some(ReasoningSummary::None);
+        }
     }
+    item
 }
 
 /// The multi-agent version the thread runs: v2 when the `multi_agent_v2` feature forces it,

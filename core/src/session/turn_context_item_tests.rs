@@ -64,3 +64,40 @@ fn full_access_turn_has_a_disabled_profile_and_no_active_one() {
         (&json!({"type": "disabled"}), None, None)
     );
 }
+
+#[test]
+fn release_0_171_records_the_root_turn_and_plugins_without_date_or_personality() {
+    let mut turn = TurnContext::for_model("t", "u", ModelInfo::with_defaults("gpt-x"), "/w");
+    turn.release = codex_release::CodexRelease::V0_171;
+    turn.personality = Some(codex_protocol::Personality::Pragmatic);
+    let payload = serde_json::to_value(turn_context_item(&turn)).expect("payload");
+    assert_eq!(
+        serde_json::to_string(&payload).expect("text"),
+        serde_json::to_string(&json!({
+            "turn_id": "u",
+            "root_turn_id": "u",
+            "disabled_plugin_ids": [],
+            "cwd": "/w",
+            "approval_policy": "on-request",
+            "approvals_reviewer": "user",
+            "sandbox_policy": {"type": "read-only"},
+            "permission_profile": {
+                "type": "managed",
+                "file_system": {"type": "restricted", "entries": [
+                    {"path": {"type": "special", "value": {"kind": "root"}}, "access": "read"}
+                ]},
+                "network": "restricted"
+            },
+            "active_permission_profile": {"id": ":read-only"},
+            "model": "gpt-x",
+            "collaboration_mode": {
+                "mode": "default",
+                "settings": {"model": "gpt-x", "reasoning_effort": null, "developer_instructions": null}
+            },
+            "multi_agent_version": "v1",
+            "realtime_active": false,
+            "summary": "none"
+        }))
+        .expect("text")
+    );
+}

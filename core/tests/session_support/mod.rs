@@ -75,6 +75,7 @@ pub fn session_init(ids: &Arc<IdGenerator>, turn: &TurnContext) -> SessionInit {
         templates: TemplateSet::embedded(),
         ids: Arc::clone(ids),
         history_mode: codex_core::HistoryMode::Legacy,
+        release: turn.release,
     }
 }
 

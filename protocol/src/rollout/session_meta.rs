@@ -12,6 +12,9 @@ use crate::models::BaseInstructions;
 /// interpret are kept as raw JSON, and unknown keys survive in `extra` (written last).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionMeta {
+    /// Whether the thread belongs to the signed-in account (newer releases write it first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account_scoped: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
     /// Thread id.

@@ -22,6 +22,9 @@ pub struct TurnContextItem {
     pub turn_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub root_turn_id: Option<String>,
+    /// Plugins turned off for the turn (newer releases).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disabled_plugin_ids: Option<Vec<String>>,
     pub cwd: PathBuf,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace_roots: Option<Vec<PathBuf>>,

@@ -23,6 +23,7 @@ use codex_core::PreviousTurnSettings;
 use codex_core::TurnAbortReason;
 use codex_core::TurnContext;
 use codex_core::WorldStateSnapshot;
+use codex_core::turn_context_item;
 use codex_fragments::additional_context_developer::AdditionalContextDeveloper;
 use codex_fragments::additional_context_user::ADDITIONAL_CONTENT_KIND_PREFIX;
 use codex_fragments::additional_context_user::AdditionalContextKey;
@@ -38,8 +39,10 @@ use codex_protocol::ContentItem;
 use codex_protocol::ContentItemKind;
 use codex_protocol::FunctionCallOutputPayload;
 use codex_protocol::ResponseItem;
+use codex_protocol::TurnContextItem;
 use codex_protocol::rollout::TokenUsage;
 use codex_protocol::rollout::TokenUsageInfo;
+use codex_release::ThreadSettingsEvents;
 use jiff::Timestamp;
 
 use super::RequestSink;
@@ -142,7 +145,9 @@ impl ScriptedSession<'_> {
         let position = self.turns_started;
         if self.settings_announcement == super::SettingsAnnouncement::NextTurn {
             self.settings_announcement = super::SettingsAnnouncement::None;
-            self.session.record_thread_settings_applied(&context)?;
+            for _ in 0..self.settings_announcements(&context) {
+                self.session.record_thread_settings_applied(&context)?;
+            }
         }
         self.session.start_turn(&context)?;
         self.turns_started += 1;
@@ -174,13 +179,17 @@ impl ScriptedSession<'_> {
         self.record_time_reminder_if_due(config, turn.events.time_reminder)?;
         let first = self.step_request(position, 0, &context, world_state)?;
         requests.request(&first)?;
-        let (outputs, usage) = match turn.events.tool_calls.as_slice() {
+        let (outputs, usage, response_id) = match turn.events.tool_calls.as_slice() {
             [] => {
                 let response = responder.respond(turn, &first.body)?;
                 self.session.record_model_output(response.items)?;
-                (Vec::new(), response.usage)
+                (Vec::new(), response.usage, response.response_id)
             }
-            calls => (self.record_tool_calls(calls)?, Some(TokenUsage::default())),
+            calls => (
+                self.record_tool_calls(calls)?,
+                Some(TokenUsage::default()),
+                None,
+            ),
         };
         if let Some(rule) = &turn.events.network_rule {
             let fragment = NetworkRuleSaved::new(rule.action, &rule.host, &self.env.templates);
@@ -191,7 +200,7 @@ impl ScriptedSession<'_> {
             self.events.approved_prefixes.insert(prefix.clone());
         }
         self.session.record_injected_items(outputs)?;
-        self.record_token_count(&context, usage)?;
+        self.record_token_count(&context, usage, response_id.as_deref())?;
         match turn.events.ending {
             TurnEnding::Completed => {}
             TurnEnding::Interrupted => {
@@ -212,10 +221,32 @@ impl ScriptedSession<'_> {
             requests.request(&request)?;
             let response = responder.respond(turn, &request.body)?;
             self.session.record_model_output(response.items)?;
-            self.record_token_count(&context, response.usage)?;
+            let response_id = response.response_id.as_deref();
+            self.record_token_count(&context, response.usage, response_id)?;
         }
         self.session.complete_turn()?;
         Ok(first)
+    }
+
+    /// How many `thread_settings_applied` events open a resumed step: one, and with newer
+    /// releases one more when the step runs with settings other than the recorded ones (the
+    /// resume applies them before the turn does).
+    fn settings_announcements(&self, context: &TurnContext) -> usize {
+        match context.profile().thread_settings_events {
+            ThreadSettingsEvents::ResumedStepsOnly => 1,
+            ThreadSettingsEvents::EveryFullContextWithThreadId => {
+                let mut next = turn_context_item(context);
+                let changed = self
+                    .session
+                    .reference_context_item()
+                    .is_some_and(|recorded| {
+                        next.turn_id.clone_from(&recorded.turn_id);
+                        next.root_turn_id.clone_from(&recorded.root_turn_id);
+                        recorded_settings_differ(recorded, &next)
+                    });
+                1 + usize::from(changed)
+            }
+        }
     }
 
     fn step_request(
@@ -235,19 +266,24 @@ impl ScriptedSession<'_> {
         })
     }
 
-    /// Adds a response's usage to the thread's total and records the total (`token_count`); a
-    /// response without usage records the total unchanged.
+    /// Adds a response's usage to the thread's total and records the total (`token_count`),
+    /// after the response's usage record when the release writes one; a response without usage
+    /// records the total unchanged.
     fn record_token_count(
         &mut self,
         context: &TurnContext,
         usage: Option<TokenUsage>,
+        response_id: Option<&str>,
     ) -> Result<(), ScriptError> {
         if let Some(usage) = usage {
-            self.token_usage = Some(TokenUsageInfo::after_response(
+            let info = TokenUsageInfo::after_response(
                 self.token_usage.as_ref(),
                 usage,
                 context.model.usable_context_window(),
-            ));
+            );
+            self.session
+                .record_response_usage(response_id, usage, info.total_token_usage)?;
+            self.token_usage = Some(info);
         }
         Ok(self.session.record_token_count(self.token_usage.as_ref())?)
     }
@@ -396,4 +432,16 @@ fn content_of(item: &ResponseItem) -> Option<&[ContentItem]> {
     } else {
         None
     }
+}
+
+/// Whether `next` runs with other settings than `recorded`: the model, the policies, the
+/// sandbox, the working directory or the collaboration mode.
+fn recorded_settings_differ(recorded: &TurnContextItem, next: &TurnContextItem) -> bool {
+    recorded.model != next.model
+        || recorded.approval_policy != next.approval_policy
+        || recorded.sandbox_policy != next.sandbox_policy
+        || recorded.cwd != next.cwd
+        || recorded.effort != next.effort
+        || recorded.collaboration_mode.as_ref().map(|mode| mode.mode)
+            != next.collaboration_mode.as_ref().map(|mode| mode.mode)
 }

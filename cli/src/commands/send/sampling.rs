@@ -84,6 +84,15 @@ pub fn run_sampling_loop<S: RolloutSink, W: std::io::Write>(
             })
             .collect();
         session.record_model_output(completed.items)?;
+        if let Some(last) = completed.token_usage {
+            let info = TokenUsageInfo::after_response(usage.as_ref(), last, window);
+            session.record_response_usage(
+                Some(&completed.response_id),
+                last,
+                info.total_token_usage,
+            )?;
+            usage = Some(info);
+        }
         let needs_follow_up = !calls.is_empty();
         let mut outputs = Vec::with_capacity(calls.len());
         for call in calls {
@@ -93,9 +102,6 @@ pub fn run_sampling_loop<S: RolloutSink, W: std::io::Write>(
             outputs.push(call.output);
         }
         session.record_injected_items(outputs)?;
-        if let Some(last) = completed.token_usage {
-            usage = Some(TokenUsageInfo::after_response(usage.as_ref(), last, window));
-        }
         session.record_token_count(usage.as_ref())?;
         if !needs_follow_up {
             return Ok(usage);
@@ -131,9 +137,17 @@ fn compact_mid_turn<S: RolloutSink>(
     let summary = assistant_text(&completed.items);
     // The summary reply is recorded in history (no agent message: it is not the turn's answer)
     // and then replaced with the rest.
-    session.record_injected_items(completed.items)?;
+    session.record_compaction_reply(completed.items)?;
     let mut usage = match completed.token_usage {
-        Some(last) => Some(TokenUsageInfo::after_response(usage.as_ref(), last, window)),
+        Some(last) => {
+            let info = TokenUsageInfo::after_response(usage.as_ref(), last, window);
+            session.record_response_usage(
+                Some(&completed.response_id),
+                last,
+                info.total_token_usage,
+            )?;
+            Some(info)
+        }
         None => usage,
     };
     session.record_token_count(usage.as_ref())?;
