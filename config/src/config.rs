@@ -179,8 +179,10 @@ pub struct Config {
     pub warnings: Vec<ConfigWarning>,
 }
 
-/// The release a session reproduces when nothing names one.
-pub const DEFAULT_RELEASE: CodexRelease = CodexRelease::V0_149;
+/// The release a session of the command-line tool reproduces when nothing names one: the latest
+/// supported (a library session defaults to the reference commit's release, see
+/// [`ExtensionHost::default_release`]).
+pub const DEFAULT_RELEASE: CodexRelease = CodexRelease::LATEST;
 
 impl Config {
     /// Loads configuration for the given flags, `-c` overrides and environment.
@@ -390,7 +392,9 @@ impl Config {
             skills: SkillsConfig::installed(merged.skills, flags.extension_host),
             home_dir: env.home_dir.clone(),
             extension_host: flags.extension_host,
-            release: merged.codex_version.unwrap_or(DEFAULT_RELEASE),
+            release: merged
+                .codex_version
+                .unwrap_or(flags.extension_host.default_release()),
             analytics_enabled: merged
                 .analytics
                 .as_ref()

@@ -3,7 +3,6 @@
 
 mod config_support;
 
-use codex_config::DEFAULT_RELEASE;
 use codex_release::CodexRelease;
 use std::collections::BTreeSet;
 
@@ -92,7 +91,7 @@ fn defaults_apply_without_a_config_file() {
             skills: None,
             home_dir: Some(fixture.home.path().to_path_buf()),
             extension_host: ExtensionHost::Library,
-            release: DEFAULT_RELEASE,
+            release: CodexRelease::REFERENCE,
             analytics_enabled: true,
             warnings: Vec::new(),
         }
@@ -193,7 +192,7 @@ child_agents_md = true
             }),
             home_dir: Some(fixture.home.path().to_path_buf()),
             extension_host: ExtensionHost::Library,
-            release: DEFAULT_RELEASE,
+            release: CodexRelease::REFERENCE,
             analytics_enabled: false,
             warnings: Vec::new(),
         }
@@ -621,5 +620,24 @@ fn an_unsupported_codex_version_is_an_error_naming_the_supported_ones() {
     assert!(
         error.contains("unknown Codex release `0.160` (supported: `0.149`, `0.171`)"),
         "{error}"
+    );
+}
+
+#[test]
+fn the_cli_host_defaults_to_the_latest_release_and_the_library_to_the_reference() {
+    let fixture = Fixture::new(None);
+    let cli = ConfigOverrides {
+        extension_host: ExtensionHost::Cli,
+        ..ConfigOverrides::default()
+    };
+    assert_eq!(
+        fixture.load_with(&cli, &[]).unwrap().release,
+        CodexRelease::LATEST
+    );
+    assert_eq!(fixture.load().unwrap().release, CodexRelease::REFERENCE);
+    let pinned = Fixture::new(Some("codex_version = \"0.149\"\n"));
+    assert_eq!(
+        pinned.load_with(&cli, &[]).unwrap().release,
+        CodexRelease::V0_149
     );
 }

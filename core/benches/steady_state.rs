@@ -83,7 +83,7 @@ fn init(ids: &Arc<IdGenerator>) -> SessionInit {
         templates: TemplateSet::embedded(),
         ids: Arc::clone(ids),
         history_mode: codex_core::HistoryMode::Legacy,
-        release: codex_config::DEFAULT_RELEASE,
+        release: codex_release::CodexRelease::REFERENCE,
     }
 }
 

@@ -115,7 +115,7 @@ fn world_state_full_and_patch_round_trip() {
         })
     );
     assert_line_round_trips(
-        r#"{"timestamp":"t","type":"world_state","payload":{"full":false,"state":{"agents_md":{"directory":null,"text":"global"},"realtime":null}}}"#,
+        r#"{"timestamp":"t","type":"world_state","payload":{"full":false,"state":{"realtime":null,"agents_md":{"directory":null,"text":"global"}}}}"#,
     );
 }
 
@@ -215,5 +215,32 @@ fn constructed_line_omits_absent_ordinal() {
     assert_eq!(
         serde_json::to_string(&line).unwrap(),
         r#"{"timestamp":"2026-01-01T00:00:00.000Z","type":"world_state","payload":{"full":false,"state":{}}}"#
+    );
+}
+
+#[test]
+fn a_world_state_patch_writes_its_removed_sections_first() {
+    let patch = WorldStateItem {
+        full: false,
+        state: BTreeMap::from([
+            (
+                "collaboration_mode".to_string(),
+                json!({"model": "gpt-5.4"}),
+            ),
+            ("model".to_string(), json!("gpt-5.4")),
+            ("tools".to_string(), serde_json::Value::Null),
+        ]),
+    };
+    assert_eq!(
+        serde_json::to_string(&patch).unwrap(),
+        r#"{"full":false,"state":{"tools":null,"collaboration_mode":{"model":"gpt-5.4"},"model":"gpt-5.4"}}"#
+    );
+    let full = WorldStateItem {
+        full: true,
+        ..patch
+    };
+    assert_eq!(
+        serde_json::to_string(&full).unwrap(),
+        r#"{"full":true,"state":{"collaboration_mode":{"model":"gpt-5.4"},"model":"gpt-5.4","tools":null}}"#
     );
 }

@@ -33,6 +33,11 @@ impl CodexRelease {
     /// The newest supported release: the default.
     pub const LATEST: CodexRelease = Self::V0_171;
 
+    /// The release nearest the reference commit: what upstream's core does as its own test
+    /// harness drives it (the captured scenarios), and what a rollout that names no release
+    /// was written by.
+    pub const REFERENCE: CodexRelease = Self::V0_149;
+
     /// The name `codex_version` and `--codex-version` take (`0.149`).
     pub const fn name(self) -> &'static str {
         match self {

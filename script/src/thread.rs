@@ -88,7 +88,7 @@ pub fn recorded_settings(
         forked_from: None,
         writer: MetaWriter::Script,
         git: None,
-        release: codex_config::DEFAULT_RELEASE,
+        release: codex_release::CodexRelease::REFERENCE,
     });
     // The session reports what it cannot use when it is resumed; this look-ahead stays quiet.
     let view =

@@ -72,8 +72,8 @@ pub struct TurnArgs {
     pub surface: Option<Surface>,
 
     /// The upstream Codex release to reproduce (`0.149`, `0.171`; default: `codex_version`
-    /// from config, else the latest supported release).
-    #[arg(long, value_name = "VERSION")]
+    /// from config, else the latest supported release; the last one given wins).
+    #[arg(long, value_name = "VERSION", overrides_with = "codex_version")]
     pub codex_version: Option<CodexRelease>,
 
     /// Send the request in the Responses Lite shape even if the model does not use it.

@@ -41,6 +41,8 @@ fn bundled_model_with_each_personality_choice() {
     for (personality, expected) in cases {
         let mut args = vec![
             "instructions",
+            "--codex-version",
+            "0.149",
             "--model",
             "gpt-5.5",
             "--codex-home",
@@ -54,7 +56,13 @@ fn bundled_model_with_each_personality_choice() {
 #[test]
 fn bundled_model_without_personality_support_prints_its_template() {
     assert_success(
-        &run(&["instructions", "--model", "gpt-5.6-sol"]),
+        &run(&[
+            "instructions",
+            "--codex-version",
+            "0.149",
+            "--model",
+            "gpt-5.6-sol",
+        ]),
         TemplateId::BaseInstructionsGpt56.embedded_file(),
     );
 }
@@ -63,6 +71,8 @@ fn bundled_model_without_personality_support_prints_its_template() {
 fn personality_for_a_model_without_support_warns_and_changes_nothing() {
     let run = run(&[
         "instructions",
+        "--codex-version",
+        "0.149",
         "--model",
         "codex-auto-review",
         "--personality",
@@ -85,7 +95,13 @@ fn personality_for_a_model_without_support_warns_and_changes_nothing() {
 #[test]
 fn requested_name_resolves_to_the_longest_catalog_slug_it_starts_with() {
     assert_success(
-        &run(&["instructions", "--model", "gpt-5.4-mini-2026-01-01"]),
+        &run(&[
+            "instructions",
+            "--codex-version",
+            "0.149",
+            "--model",
+            "gpt-5.4-mini-2026-01-01",
+        ]),
         &gpt5_with(TemplateId::PersonalityPragmatic.embedded_file()),
     );
 }
@@ -103,6 +119,8 @@ fn prompts_dir_overlays_the_bundled_catalogs_templates() {
     assert_success(
         &run(&[
             "instructions",
+            "--codex-version",
+            "0.149",
             "--model",
             "gpt-5.5",
             "--personality",
@@ -116,6 +134,8 @@ fn prompts_dir_overlays_the_bundled_catalogs_templates() {
     assert_success(
         &run(&[
             "instructions",
+            "--codex-version",
+            "0.149",
             "--model",
             "gpt-5.5",
             "--personality",
@@ -131,6 +151,8 @@ fn prompts_dir_overlays_the_bundled_catalogs_templates() {
     assert_success(
         &run(&[
             "instructions",
+            "--codex-version",
+            "0.149",
             "--model",
             "gpt-5.6-luna",
             "--prompts-dir",
@@ -177,7 +199,13 @@ fn catalog_file_templates_are_rendered_without_added_newline() {
         (vec!["--model", "legacy"], "Legacy text."),
     ];
     for (args, expected) in cases {
-        let mut full = vec!["instructions", "--model-catalog", catalog];
+        let mut full = vec![
+            "instructions",
+            "--codex-version",
+            "0.149",
+            "--model-catalog",
+            catalog,
+        ];
         full.extend(args);
         assert_success(&run(&full), expected);
     }
@@ -191,6 +219,8 @@ fn prompts_dir_leaves_a_catalog_file_as_written() {
     write(&overlay, "personality/friendly.md", "Overlaid friend.\n");
     let run = run(&[
         "instructions",
+        "--codex-version",
+        "0.149",
         "--model",
         "custom",
         "--personality",
@@ -244,6 +274,8 @@ fn upstream_catalog_instructions_byte_for_byte() {
         let expected = template.replace(PLACEHOLDER, text.unwrap_or_default());
         let mut args = vec![
             "instructions",
+            "--codex-version",
+            "0.149",
             "--model",
             "gpt-5.5",
             "--model-catalog",
@@ -275,8 +307,24 @@ fn instructions_are_what_the_request_sends() {
         let home = tempfile::tempdir().expect("tempdir");
         write(home.path(), "config.toml", config);
         let common = ["--model", "gpt-5.5", "--codex-home", arg(home.path())];
-        let instructions = run(&[&["instructions"][..], &common, flags].concat());
-        let request = run(&[&["request", "--cwd", arg(home.path())][..], &common, flags].concat());
+        let instructions = run(&[
+            &["instructions", "--codex-version", "0.149"][..],
+            &common,
+            flags,
+        ]
+        .concat());
+        let request = run(&[
+            &[
+                "request",
+                "--codex-version",
+                "0.149",
+                "--cwd",
+                arg(home.path()),
+            ][..],
+            &common,
+            flags,
+        ]
+        .concat());
         let body: serde_json::Value = serde_json::from_str(&request.stdout).expect("a JSON body");
         assert_success(
             &instructions,

@@ -108,6 +108,8 @@ fn runs_see_nothing_of_the_machine_running_the_tests() {
     let project = workspace.project();
     let unpinned = run(&[
         "request",
+        "--codex-version",
+        "0.149",
         "--cwd",
         arg(&project),
         "--seed=7",

@@ -43,10 +43,12 @@ impl Workspace {
         self.dir.path().join(relative)
     }
 
-    /// `command` with CODEX_HOME, cwd and every pin, then `extra`.
+    /// `command` with CODEX_HOME, cwd and every pin (the release included), then `extra`.
     fn args(&self, command: &str, extra: &[&str]) -> Vec<String> {
         let mut args: Vec<String> = [
             command,
+            "--codex-version",
+            "0.149",
             "--codex-home",
             arg(&self.path("home")),
             "--cwd",

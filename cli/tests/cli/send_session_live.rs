@@ -46,6 +46,7 @@ fn write_script_with_turns(dir: &Path, turns: Value) -> std::path::PathBuf {
     std::fs::create_dir_all(dir.join("project/.git")).expect("mkdir project");
     let script = json!({
         "session": {
+            "codex_version": "0.149",
             "cwd": "project",
             "seed": 7,
             "current_date": "2026-11-30",

@@ -146,8 +146,11 @@ pub fn write_catalog(dir: &Path, models: Vec<serde_json::Value>) -> PathBuf {
     )
 }
 
-/// The pins that make a request reproducible: seed, date, time zone and shell.
-pub const PINS: [&str; 8] = [
+/// The pins that make a request reproducible: seed, date, time zone, shell, and the release
+/// (these tests pin the reference commit's release; the 0.171 ones name theirs).
+pub const PINS: [&str; 10] = [
+    "--codex-version",
+    "0.149",
     "--seed",
     "7",
     "--current-date",

@@ -78,6 +78,7 @@ fn stdout_of(run: Run, args: &[&str]) -> String {
 /// `request` under the settings that choose different templates.
 const REQUEST_SETTINGS: &[&[&str]] = &[
     &[],
+    &["--codex-version", "0.149"],
     &["--personality", "friendly", "--model", "gpt-5.5"],
     &["--personality", "pragmatic", "--model", "gpt-5.5"],
     &["--personality", "none", "--model", "gpt-5.5"],

@@ -29,6 +29,7 @@ pub use walk::MAX_ENTRIES_PER_ROOT;
 pub use walk::MAX_SCAN_DEPTH;
 pub use walk::SKILL_FILE;
 
+use codex_release::CodexRelease;
 use std::path::Path;
 use std::path::PathBuf;
 
@@ -100,6 +101,18 @@ pub enum ExtensionHost {
     /// The released CLI (`codex exec`, the TUI, the app server): the skills extension on every
     /// thread, with the host's and the orchestrator's skill providers.
     Cli,
+}
+
+impl ExtensionHost {
+    /// The release a session reproduces when nothing names one: the released CLI follows the
+    /// latest release ([`DEFAULT_RELEASE`](crate::DEFAULT_RELEASE)); upstream's core library on
+    /// its own is the reference commit's ([`CodexRelease::REFERENCE`]).
+    pub fn default_release(self) -> CodexRelease {
+        match self {
+            ExtensionHost::Library => CodexRelease::REFERENCE,
+            ExtensionHost::Cli => crate::DEFAULT_RELEASE,
+        }
+    }
 }
 
 /// Whether the orchestrator's skill catalogue exists in the session (world-state section

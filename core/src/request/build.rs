@@ -109,7 +109,8 @@ pub struct ResponsesRequestInputs<'a> {
     pub lite_tool_catalog: LiteToolCatalog,
     /// Whether the spliced Lite prefix items carry ids (when the release splices them).
     pub lite_prefix_ids: LitePrefixIds,
-    /// The release whose body shape is built (`codex_config::DEFAULT_RELEASE` unless set).
+    /// The release whose body shape is built (the reference commit's,
+    /// `CodexRelease::REFERENCE`, unless set).
     pub release: codex_release::CodexRelease,
 }
 
@@ -140,7 +141,7 @@ impl<'a> ResponsesRequestInputs<'a> {
             content_item_kinds: ContentItemKindsPolicy::default(),
             lite_tool_catalog: LiteToolCatalog::default(),
             lite_prefix_ids: LitePrefixIds::default(),
-            release: codex_config::DEFAULT_RELEASE,
+            release: codex_release::CodexRelease::REFERENCE,
         }
     }
 }

@@ -1,6 +1,5 @@
 //! The built-in tool list, chosen from the model's catalog flags.
 
-use codex_config::DEFAULT_RELEASE;
 use codex_config::Feature;
 use codex_config::Features;
 use codex_prompts::TemplateId;
@@ -174,14 +173,22 @@ pub struct BuiltinToolsConfig {
 }
 
 impl BuiltinToolsConfig {
-    /// Flags taken from the model's catalog entry and the session's features, as the default
-    /// release offers them ([`BuiltinToolsConfig::for_release`]).
+    /// Flags taken from the model's catalog entry and the session's features, as the release
+    /// nearest the reference commit offers them ([`CodexRelease::REFERENCE`]; see
+    /// [`BuiltinToolsConfig::for_release`]).
+    ///
+    /// [`CodexRelease::REFERENCE`]: codex_release::CodexRelease::REFERENCE
     pub fn for_model(
         model: &ModelInfo,
         web_search_mode: WebSearchMode,
         features: &Features,
     ) -> Self {
-        Self::for_release(model, web_search_mode, features, DEFAULT_RELEASE.profile())
+        Self::for_release(
+            model,
+            web_search_mode,
+            features,
+            codex_release::CodexRelease::REFERENCE.profile(),
+        )
     }
 
     /// Flags taken from the model's catalog entry, the session's features and what `release`

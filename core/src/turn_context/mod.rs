@@ -293,8 +293,10 @@ impl TurnContext {
     /// A turn of a new root thread on `model` in `cwd`, with upstream's defaults: model-rendered
     /// base instructions, read-only sandbox, on-request approvals, default collaboration mode,
     /// default features, one available environment named `local` with shell `bash`, no
-    /// configured texts, no AGENTS.md, no skills extension and the nil installation id. Date
-    /// and timezone are left for the caller to pin (`1970-01-01`, `UTC`).
+    /// configured texts, no AGENTS.md, no skills extension and the nil installation id, under
+    /// the release nearest the reference commit (`CodexRelease::REFERENCE`; `from_config` sets
+    /// the configured one). Date and timezone are left for the caller to pin (`1970-01-01`,
+    /// `UTC`).
     pub fn for_model(
         thread_id: impl Into<String>,
         turn_id: impl Into<String>,
@@ -366,7 +368,7 @@ impl TurnContext {
             web_search_mode: WebSearchMode::default(),
             provider_id: codex_config::DEFAULT_MODEL_PROVIDER_ID.to_string(),
             client_surface: crate::request::ClientSurface::CoreHarness,
-            release: codex_config::DEFAULT_RELEASE,
+            release: codex_release::CodexRelease::REFERENCE,
             analytics_enabled: true,
             history_initialization: crate::request::HistoryInitialization::New,
             model_catalog: None,

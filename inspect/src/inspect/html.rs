@@ -155,7 +155,10 @@ fn render_request(page: &mut String, request: &RequestReport) {
         (ToolsOrigin::RebuiltBuiltin, false) => {
             "built-in list rebuilt, sent in the input".to_string()
         }
-        (ToolsOrigin::NotRecorded, _) => "not recorded".to_string(),
+        (ToolsOrigin::RebuiltFallback, _) => {
+            "built-in list rebuilt from fallback metadata (the model is not in the catalog)"
+                .to_string()
+        }
         (ToolsOrigin::NoneOffered, _) => "none offered".to_string(),
     };
     let _ = writeln!(

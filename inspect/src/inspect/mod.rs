@@ -16,7 +16,7 @@
 //!   reuse for request bodies a caller built itself.
 //!
 //! Rollouts record neither tools nor reasoning settings: a catalog model gets its built-in tool
-//! list rebuilt, any other model's tools are reported as not recorded. Injected context is
+//! list rebuilt, any other model the built-in list of its fallback metadata. Injected context is
 //! recognised by recorded content kinds first and by markers otherwise; an entry recognised by
 //! markers alone is reported as such, since a user could have typed it.
 
@@ -38,7 +38,6 @@ mod walk;
 use client_metadata::RecordedThread;
 use std::path::Path;
 
-use codex_config::DEFAULT_RELEASE;
 use codex_core::ModelProviderKind;
 use codex_models_manager::ModelCatalog;
 use codex_models_manager::ReleaseCatalogs;
@@ -147,8 +146,11 @@ pub fn release_for_rollout(
     match release_of_lines(loaded.lines.iter().map(|loaded| &loaded.line)) {
         Some((release, why)) => (release, why),
         None => (
-            DEFAULT_RELEASE,
-            "nothing in the rollout names its release: the default".to_string(),
+            CodexRelease::REFERENCE,
+            format!(
+                "nothing in the rollout names its release: {}, the oldest supported",
+                CodexRelease::REFERENCE.name()
+            ),
         ),
     }
 }

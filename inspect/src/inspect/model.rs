@@ -86,8 +86,9 @@ pub enum ToolsOrigin {
     /// The built-in tools of a catalog model, rebuilt; tools added by configuration, MCP
     /// servers or extensions are not recorded and not included.
     RebuiltBuiltin,
-    /// The model is not in the catalog: no tool list is known.
-    NotRecorded,
+    /// The model is not in the catalog: the built-in tools of its fallback metadata, rebuilt,
+    /// as the harness offers them to a model it does not know.
+    RebuiltFallback,
     /// A compaction request: it offers no tools (an empty `tools` field).
     NoneOffered,
 }

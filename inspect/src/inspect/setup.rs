@@ -166,21 +166,21 @@ impl<'c> RequestSetups<'c> {
             return Ok(Rc::clone(setup));
         }
         let resolved = self.catalog.lookup(slug);
-        let (tools, tools_origin) = match resolved.source {
-            MetadataSource::Catalog { .. } => (
-                // Rollouts do not record features: upstream's defaults. `inspect` takes no
-                // template overlay, so the tools are rebuilt from the bundled templates.
-                builtin_tools(
-                    &BuiltinToolsConfig::for_model(
-                        &resolved.info,
-                        web_search_mode,
-                        &Features::default(),
-                    ),
-                    &TemplateSet::embedded(),
-                )?,
-                ToolsOrigin::RebuiltBuiltin,
+        // Rollouts do not record features: upstream's defaults. `inspect` takes no template
+        // overlay, so the tools are rebuilt from the bundled templates, for the release the
+        // rollout is rebuilt as.
+        let tools = builtin_tools(
+            &BuiltinToolsConfig::for_release(
+                &resolved.info,
+                web_search_mode,
+                &Features::default(),
+                self.release.profile(),
             ),
-            MetadataSource::Fallback => (Vec::new(), ToolsOrigin::NotRecorded),
+            &TemplateSet::embedded(),
+        )?;
+        let tools_origin = match resolved.source {
+            MetadataSource::Catalog { .. } => ToolsOrigin::RebuiltBuiltin,
+            MetadataSource::Fallback => ToolsOrigin::RebuiltFallback,
         };
         let fields = RequestFields {
             model: &resolved.info,

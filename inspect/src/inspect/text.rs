@@ -119,7 +119,14 @@ fn render_request(out: &mut String, request: &RequestReport) {
                 tools.names.join(", ")
             );
         }
-        (ToolsOrigin::NotRecorded, _) => out.push_str("  tools: not recorded\n"),
+        (ToolsOrigin::RebuiltFallback, _) => {
+            let _ = writeln!(
+                out,
+                "  tools: built-in list rebuilt from fallback metadata, the model not being in \
+                 the catalog ({})",
+                tools.names.join(", ")
+            );
+        }
         (ToolsOrigin::NoneOffered, _) => out.push_str("  tools: none offered (an empty list)\n"),
     }
     for item in &request.items {

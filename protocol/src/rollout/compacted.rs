@@ -72,9 +72,40 @@ impl CompactedItem {
 }
 
 /// A world-state record: the full snapshot (`full: true`) or an RFC 7386 merge patch against the
-/// previous one, keyed by section id (sorted, as upstream writes them).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// previous one, keyed by section id. Written as upstream writes them: a full snapshot's sections
+/// sorted; a patch's removed sections (`null`) first, then the changed ones, each group sorted.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 pub struct WorldStateItem {
     pub full: bool,
     pub state: BTreeMap<String, serde_json::Value>,
+}
+
+impl Serialize for WorldStateItem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+
+        /// The sections in upstream's order (see [`WorldStateItem`]).
+        struct Sections<'a>(&'a WorldStateItem);
+
+        impl Serialize for Sections<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeMap;
+
+                let item = self.0;
+                let removed = |value: &serde_json::Value| !item.full && value.is_null();
+                let mut map = serializer.serialize_map(Some(item.state.len()))?;
+                let removals = item.state.iter().filter(|(_, value)| removed(value));
+                let changes = item.state.iter().filter(|(_, value)| !removed(value));
+                for (id, value) in removals.chain(changes) {
+                    map.serialize_entry(id, value)?;
+                }
+                map.end()
+            }
+        }
+
+        let mut record = serializer.serialize_struct("WorldStateItem", 2)?;
+        record.serialize_field("full", &self.full)?;
+        record.serialize_field("state", &Sections(self))?;
+        record.end()
+    }
 }

@@ -123,8 +123,9 @@ fn body_differences(a: Vec<Value>, b: Vec<Value>) -> Vec<String> {
     report.differences.iter().map(ToString::to_string).collect()
 }
 
-/// An invocation's failure and warnings as findings.
-fn invocation_findings(invocation: &Invocation) -> Vec<String> {
+/// An invocation's failure and warnings as findings. A warning that a model is not in the
+/// catalog is none when the release said the same of that model.
+fn invocation_findings(invocation: &Invocation, real: &RealRun) -> Vec<String> {
     let mut findings = Vec::new();
     if let Some(failure) = &invocation.failure {
         findings.push(format!(
@@ -133,6 +134,13 @@ fn invocation_findings(invocation: &Invocation) -> Vec<String> {
         ));
     }
     for warning in &invocation.warnings {
+        let shared = real
+            .unknown_models
+            .iter()
+            .any(|model| warning.contains(&format!("model `{model}` is not in the catalog")));
+        if shared {
+            continue;
+        }
         findings.push(format!(
             "codex-context {} warned: {warning}",
             invocation.label
@@ -145,7 +153,7 @@ fn first_request(real: &RealRun, ours: &OursRun) -> Cell {
     let Some(real_first) = real.responses().first().copied() else {
         return Cell::Checked(vec!["the release sent no /responses request".to_string()]);
     };
-    let mut findings = invocation_findings(&ours.request);
+    let mut findings = invocation_findings(&ours.request, real);
     let request_differences = match &ours.request.body {
         Some(body) => body_differences(vec![real_first.body.clone()], vec![body.clone()]),
         None => Vec::new(),
@@ -164,7 +172,7 @@ fn first_request(real: &RealRun, ours: &OursRun) -> Cell {
             show(body)
         ));
     }
-    findings.extend(invocation_findings(&ours.send));
+    findings.extend(invocation_findings(&ours.send, real));
     if let Some(body) = &ours.send.body {
         for difference in body_differences(vec![real_first.body.clone()], vec![body.clone()]) {
             if !request_differences.contains(&difference) {
@@ -193,7 +201,7 @@ fn later_requests(real: &RealRun, ours: &OursRun) -> Cell {
             0 => first_body.clone().into_iter().collect(),
             _ => match ours.chain.get(index - 1) {
                 Some(invocation) => {
-                    findings.extend(invocation_findings(invocation));
+                    findings.extend(invocation_findings(invocation, real));
                     invocation.body.clone().into_iter().collect()
                 }
                 None => Vec::new(),
@@ -263,7 +271,7 @@ fn resume(real: &RealRun, ours: &OursRun) -> Cell {
         let Some(invocation) = ours.resumes.get(index - 1) else {
             continue;
         };
-        findings.extend(invocation_findings(invocation));
+        findings.extend(invocation_findings(invocation, real));
         let real_first = requests
             .first()
             .and_then(|&request| real.requests.get(request))

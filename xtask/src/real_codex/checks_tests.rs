@@ -117,6 +117,7 @@ fn findings(
         requests: vec![request(real, headers())],
         step_requests: vec![vec![0]],
         rollouts: vec![real_path],
+        unknown_models: Vec::new(),
     };
     let invocation = |label: &str| Invocation {
         label: label.to_string(),

@@ -33,6 +33,28 @@ pub struct RealRun {
     pub step_requests: Vec<Vec<usize>>,
     /// Per step, the copy of the rollout as it was after the step.
     pub rollouts: Vec<PathBuf>,
+    /// The models the release said it does not know ("Unknown model X is used"), so it used
+    /// fallback metadata: this project's warning about the same model is no difference.
+    pub unknown_models: Vec<String>,
+}
+
+/// How the release says on standard error that a model is not in its catalog.
+const UNKNOWN_MODEL_PREFIX: &str = "Unknown model ";
+
+/// The models a release's standard error names as unknown.
+pub fn unknown_models(stderr: &str) -> Vec<String> {
+    let mut models: Vec<String> = stderr
+        .match_indices(UNKNOWN_MODEL_PREFIX)
+        .filter_map(|(start, _)| {
+            stderr[start + UNKNOWN_MODEL_PREFIX.len()..]
+                .split_whitespace()
+                .next()
+                .map(str::to_string)
+        })
+        .collect();
+    models.sort();
+    models.dedup();
+    models
 }
 
 impl RealRun {
@@ -135,6 +157,7 @@ pub fn run_real(
 ) -> Result<RealRun, RunFailure> {
     let mut step_requests = Vec::new();
     let mut rollouts = Vec::new();
+    let mut unknown = Vec::new();
     let logs = run_dir.join("real");
     for (index, step) in scenario.steps.iter().enumerate() {
         let number = index + 1;
@@ -161,6 +184,7 @@ pub fn run_real(
         let _ = std::fs::create_dir_all(&logs);
         let _ = std::fs::write(logs.join(format!("step-{number}.stderr")), &outcome.stderr);
         let _ = std::fs::write(logs.join(format!("step-{number}.stdout")), &outcome.stdout);
+        unknown.extend(unknown_models(&outcome.stderr));
         if let Some(target) = outside_connection(&outcome.stderr) {
             return Err(RunFailure::OutsideConnection {
                 step: number,
@@ -186,10 +210,13 @@ pub fn run_real(
             .map_err(|error| setup(format!("cannot copy {}: {error}", rollout.display())))?;
         rollouts.push(copy);
     }
+    unknown.sort();
+    unknown.dedup();
     Ok(RealRun {
         requests: mock.recorded(),
         step_requests,
         rollouts,
+        unknown_models: unknown,
     })
 }
 
@@ -244,5 +271,23 @@ fn find_rollout(codex_home: &Path) -> Result<PathBuf, String> {
             "{} rollouts under CODEX_HOME/sessions",
             found.len()
         )),
+    }
+}
+
+#[cfg(test)]
+mod unknown_model_tests {
+    use pretty_assertions::assert_eq;
+
+    use super::unknown_models;
+
+    #[test]
+    fn the_models_the_release_does_not_know_are_read_from_its_stderr() {
+        let stderr = "WARN Unknown model gpt-5.4 is used. This will use fallback model \
+                      metadata.\nWARN Unknown model gpt-5.4 is used.\nWARN Unknown model x-1 is used.";
+        assert_eq!(
+            unknown_models(stderr),
+            vec!["gpt-5.4".to_string(), "x-1".to_string()]
+        );
+        assert_eq!(unknown_models("nothing to see"), Vec::<String>::new());
     }
 }
