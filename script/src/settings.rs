@@ -18,6 +18,7 @@ use codex_config::KNOWN_KEYS;
 use codex_config::SkillsToml;
 use codex_config::check_working_directory;
 use codex_protocol::TurnContextItem;
+use codex_release::CodexRelease;
 use serde_json::Map;
 use serde_json::Value;
 
@@ -62,6 +63,18 @@ impl SettingsLayer {
     pub fn then(mut self, later: &SettingsLayer) -> Self {
         self.overrides.extend(later.overrides.iter().cloned());
         self
+    }
+
+    /// A layer that sets `codex_version` to `release`; `origin` names it in messages.
+    pub fn release(origin: impl Into<String>, release: CodexRelease) -> Self {
+        Self {
+            origin: origin.into(),
+            overrides: vec![CliOverride {
+                raw: format!("codex_version=\"{}\"", release.name()),
+                path: vec!["codex_version".to_string()],
+                value: toml::Value::String(release.name().to_string()),
+            }],
+        }
     }
 
     /// A layer that sets nothing; `origin` names it in messages.

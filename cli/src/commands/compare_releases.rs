@@ -53,12 +53,9 @@ pub fn play_under_releases(
 
 fn play(path: &Path, release: CodexRelease, catalog: &CatalogArgs) -> anyhow::Result<CompareInput> {
     let mut script = Script::load(path)?;
-    let pin = SettingsLayer::from_assignments(
-        "--codex-version",
-        &[format!("codex_version=\"{}\"", release.name())],
-        &script.base_dir,
-    )?;
-    script.session = script.session.then(&pin);
+    script.session = script
+        .session
+        .then(&SettingsLayer::release("--codex-version", release));
     let options = SessionOptions {
         catalog: catalog.clone(),
         prompts_dir: None,

@@ -250,12 +250,9 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
     }
     let mut script = Script::load(&args.script)?;
     if let Some(release) = args.options.codex_version {
-        let flag = SettingsLayer::from_assignments(
-            "--codex-version",
-            &[format!("codex_version=\"{}\"", release.name())],
-            &script.base_dir,
-        )?;
-        script.session = script.session.then(&flag);
+        script.session = script
+            .session
+            .then(&SettingsLayer::release("--codex-version", release));
     }
     let script_catalog = script.session.path("model_catalog");
     let sink = match &args.rollout {
@@ -443,11 +440,7 @@ fn next_turn_config(
             .map(|(release, why)| (release, format!("the rollout ({why})"))),
     };
     let release_layer = match &release {
-        Some((release, origin)) => SettingsLayer::from_assignments(
-            origin,
-            &[format!("codex_version=\"{}\"", release.name())],
-            &base_dir,
-        )?,
+        Some((release, origin)) => SettingsLayer::release(origin.as_str(), *release),
         None => SettingsLayer::empty("the rollout's release"),
     };
     let set = SettingsLayer::from_assignments("--set", &next.set, &base_dir)?;
