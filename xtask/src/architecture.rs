@@ -33,6 +33,7 @@ const fn row(package: &'static str, layer: u8) -> CrateLayer {
 pub const CRATE_LAYERS: &[CrateLayer] = &[
     row("codex-utils-fs", 0),
     row("codex-utils-git", 0),
+    row("codex-utils-progress", 0),
     row("codex-protocol", 0),
     row("codex-release", 0),
     row("codex-context-fragments", 1),
