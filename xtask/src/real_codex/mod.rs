@@ -133,6 +133,12 @@ pub fn run_real_codex(
     let gaps = gaps::load_gaps(&root.join(GAPS_PATH))?;
     let runs_dir = options.target_dir.join("real-codex/runs");
     let mut runs = Vec::new();
+    let progress = codex_utils_progress::Progress::new(
+        Some((binaries.len() * scenarios.len()) as u64),
+        codex_utils_progress::Unit::Items("runs"),
+        "real-codex",
+        codex_utils_progress::Display::StderrIfTerminal,
+    );
     for (release, version, binary) in &binaries {
         for scenario in &scenarios {
             let run_dir = runs_dir.join(version).join(&scenario.name);
@@ -158,11 +164,14 @@ pub fn run_real_codex(
                 }
                 Err(failure) => format!("failed: {failure}"),
             };
-            tracing::info!(
-                "{version} {}: {summary} ({:.1} s)",
-                scenario.name,
-                run_started.elapsed().as_secs_f64()
-            );
+            progress.suspend(|| {
+                tracing::info!(
+                    "{version} {}: {summary} ({:.1} s)",
+                    scenario.name,
+                    run_started.elapsed().as_secs_f64()
+                );
+            });
+            progress.inc(1);
             if let Ok(cells) = &outcome {
                 for (column, cell) in cells {
                     if let Cell::Checked(findings) = cell {
@@ -183,6 +192,7 @@ pub fn run_real_codex(
             });
         }
     }
+    progress.finish();
     let rendered = render(&runs, &scenarios, &VERSIONS, &gaps);
     let mut problems = rendered.problems;
     let doc = root.join(REAL_CODEX_DOC_PATH);
