@@ -50,7 +50,7 @@ tasks:
                           Without npm or the registry: \"skipped\" (exit 0; exit 1 when
                           CODEX_REAL_REQUIRED=1)
   gen-rollout --lines N --release 0.149|0.171 --out FILE [--seed S] [--force]
-              [--huge-output-bytes BYTES] [--cwd DIR]
+              [--huge-output-bytes BYTES] [--cwd DIR] [--model-provider ID]
                           write a deterministic rollout in the release's line shapes: whole
                           turns until it holds at least N lines (the same arguments give the
                           same bytes); an existing FILE is replaced only with --force;
@@ -384,7 +384,7 @@ fn parity(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
 
 const GEN_ROLLOUT_USAGE: &str = "usage: cargo xtask gen-rollout --lines N --release 0.149|0.171 \
                                  --out FILE [--seed S] [--force] [--huge-output-bytes BYTES] \
-                                 [--cwd DIR]";
+                                 [--cwd DIR] [--model-provider ID]";
 
 fn gen_rollout(args: &[String]) -> anyhow::Result<ExitCode> {
     let usage = |problem: &str| {
@@ -398,6 +398,7 @@ fn gen_rollout(args: &[String]) -> anyhow::Result<ExitCode> {
     let mut existing = codex_utils_fs::Existing::Refuse;
     let mut huge_output_bytes = None;
     let mut cwd = xtask::gen_rollout::DEFAULT_CWD.to_string();
+    let mut model_provider = xtask::gen_rollout::DEFAULT_MODEL_PROVIDER.to_string();
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
         if flag == "--force" {
@@ -431,6 +432,7 @@ fn gen_rollout(args: &[String]) -> anyhow::Result<ExitCode> {
             },
             "--out" => out_path = Some(PathBuf::from(value)),
             "--cwd" => cwd = value.clone(),
+            "--model-provider" => model_provider = value.clone(),
             other => return usage(&format!("unknown option `{other}`")),
         }
     }
@@ -443,6 +445,7 @@ fn gen_rollout(args: &[String]) -> anyhow::Result<ExitCode> {
         seed,
         huge_output_bytes,
         cwd,
+        model_provider,
     };
     let summary = xtask::gen_rollout::write_rollout(&options, &out_path, existing)?;
     out(&format!(

@@ -139,7 +139,7 @@ impl Generator<'_> {
             "cli_version": self.release.observed_version(),
             "source": "exec",
             "thread_source": "user",
-            "model_provider": "openai",
+            "model_provider": self.model_provider,
             "base_instructions": {"text": base, "provenance": {"type": "model", "model": MODEL}},
             "history_mode": "paginated",
             "context_window": {"window_id": self.window_id},
@@ -324,7 +324,7 @@ impl Generator<'_> {
                 "type": "thread_settings_applied",
                 "thread_settings": {
                     "model": MODEL,
-                    "model_provider_id": "openai",
+                    "model_provider_id": self.model_provider,
                     "approval_policy": "never",
                     "approvals_reviewer": "user",
                     "permission_profile": Self::permission_profile(),
@@ -339,7 +339,7 @@ impl Generator<'_> {
                 "thread_id": self.thread_id,
                 "thread_settings": {
                     "model": MODEL,
-                    "model_provider_id": "openai",
+                    "model_provider_id": self.model_provider,
                     "approval_policy": "never",
                     "approvals_reviewer": "user",
                     "requested_approvals_reviewer": "user",

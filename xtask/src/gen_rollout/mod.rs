@@ -38,6 +38,8 @@ use random::Rng;
 pub const DEFAULT_SEED: u64 = 17;
 /// The working directory the thread records when none is given.
 pub const DEFAULT_CWD: &str = "/home/dev/project";
+/// The model provider the thread records when none is given.
+pub const DEFAULT_MODEL_PROVIDER: &str = "openai";
 /// Estimated context (in tokens, a quarter of the bytes of history) past which a turn
 /// compacts it.
 pub const COMPACT_AT_TOKENS: u64 = 120_000;
@@ -61,6 +63,9 @@ pub struct GenOptions {
     pub huge_output_bytes: Option<u64>,
     /// The working directory the thread records.
     pub cwd: String,
+    /// The model provider the thread records (a released CLI resumes a thread only with the
+    /// provider it started with).
+    pub model_provider: String,
 }
 
 /// What was generated.
@@ -176,6 +181,7 @@ struct Generator<'a> {
     rng: Rng,
     clock: Clock,
     cwd: String,
+    model_provider: String,
     lines: u64,
     bytes: u64,
     turns: u64,
@@ -220,6 +226,7 @@ impl<'a> Generator<'a> {
             rng,
             clock,
             cwd: options.cwd.clone(),
+            model_provider: options.model_provider.clone(),
             lines: 0,
             bytes: 0,
             turns: 0,

@@ -4,6 +4,7 @@ use codex_release::CodexRelease;
 use pretty_assertions::assert_eq;
 
 use super::DEFAULT_CWD;
+use super::DEFAULT_MODEL_PROVIDER;
 use super::DEFAULT_SEED;
 use super::GenOptions;
 use super::generate;
@@ -16,6 +17,7 @@ fn options(lines: u64, release: CodexRelease) -> GenOptions {
         seed: DEFAULT_SEED,
         huge_output_bytes: None,
         cwd: DEFAULT_CWD.to_string(),
+        model_provider: DEFAULT_MODEL_PROVIDER.to_string(),
     }
 }
 
