@@ -26,6 +26,9 @@ pub enum XtaskError {
     /// A file parsed but does not say what the task needs.
     #[error("{}: {message}", path.display())]
     Invalid { path: PathBuf, message: String },
+    /// A file could not be written (or exists and may not be replaced).
+    #[error(transparent)]
+    Write(#[from] codex_utils_fs::WriteError),
     /// A child process (cargo) could not be started.
     #[error("could not run `{command}`: {source}")]
     Spawn {

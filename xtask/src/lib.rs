@@ -11,14 +11,17 @@
 //! - [`upstream_compare`]: the bundled catalog's facts against another catalog.
 //! - [`run_parity`]: upstream's captured scenarios replayed from `examples/upstream/`, and the
 //!   parity table `docs/upstream-parity.md`.
+//! - [`gen_rollout`]: deterministic rollouts in a release's line shapes, for benchmarks.
 //! - [`run_real_codex`]: the released Codex CLI run on `examples/real-codex/` against a
 //!   loopback mock and compared with this project, and the table `docs/real-codex-parity.md`.
 
 mod architecture;
+pub mod bench_e2e;
 mod cargo;
 mod catalog;
 mod diff;
 mod error;
+pub mod gen_rollout;
 mod include_resolution;
 mod includes;
 mod listing;

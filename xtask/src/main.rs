@@ -49,6 +49,19 @@ tasks:
                           it is out of date, a run fails or a difference belongs to no gap.
                           Without npm or the registry: \"skipped\" (exit 0; exit 1 when
                           CODEX_REAL_REQUIRED=1)
+  gen-rollout --lines N --release 0.149|0.171 --out FILE [--seed S] [--force]
+              [--huge-output-bytes BYTES] [--cwd DIR] [--model-provider ID]
+                          write a deterministic rollout in the release's line shapes: whole
+                          turns until it holds at least N lines (the same arguments give the
+                          same bytes); an existing FILE is replaced only with --force;
+                          --huge-output-bytes makes the first command output that long
+  bench-e2e [--lines N] [--repetitions R] [--release 0.149|0.171] [--check]
+                          build codex-context in release, generate rollouts into a temporary
+                          folder and time whole processes (median wall time, peak RSS):
+                          a parse-only floor, session resume/fork, inspect, inspect of a file
+                          with one 50 MB line, and the released codex exec resume when its
+                          npm cache has it; prints a table of goals (--check: exit 1 when
+                          one is unmet)
   help                    print this message";
 
 /// Exit status for bad input or a task that could not run.
@@ -75,6 +88,10 @@ fn main() -> ExitCode {
         Some("upstream-compare") => compare(&root, &args[1..]),
         Some("parity") => parity(&root, &args[1..]),
         Some("real-codex") => real_codex(&root, &args[1..]),
+        Some("gen-rollout") => gen_rollout(&args[1..]),
+        Some("bench-e2e") => bench_e2e(&root, &args[1..]),
+        // Hidden: the floor bench-e2e measures.
+        Some("parse-floor") => parse_floor(&args[1..]),
         Some(other) => {
             eprintln!("xtask: unknown task `{other}`; run `cargo xtask help`");
             Ok(ExitCode::from(EXIT_USAGE))
@@ -362,5 +379,165 @@ fn parity(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
                 ExitCode::FAILURE
             }
         }
+    })
+}
+
+const GEN_ROLLOUT_USAGE: &str = "usage: cargo xtask gen-rollout --lines N --release 0.149|0.171 \
+                                 --out FILE [--seed S] [--force] [--huge-output-bytes BYTES] \
+                                 [--cwd DIR] [--model-provider ID]";
+
+fn gen_rollout(args: &[String]) -> anyhow::Result<ExitCode> {
+    let usage = |problem: &str| {
+        eprintln!("xtask gen-rollout: {problem}\n{GEN_ROLLOUT_USAGE}");
+        Ok(ExitCode::from(EXIT_USAGE))
+    };
+    let mut lines = None;
+    let mut release = None;
+    let mut out_path = None;
+    let mut seed = xtask::gen_rollout::DEFAULT_SEED;
+    let mut existing = codex_utils_fs::Existing::Refuse;
+    let mut huge_output_bytes = None;
+    let mut cwd = xtask::gen_rollout::DEFAULT_CWD.to_string();
+    let mut model_provider = xtask::gen_rollout::DEFAULT_MODEL_PROVIDER.to_string();
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        if flag == "--force" {
+            existing = codex_utils_fs::Existing::Replace;
+            continue;
+        }
+        let Some(value) = rest.next() else {
+            return usage(&format!("{flag} needs a value"));
+        };
+        let number = || value.parse::<u64>();
+        match flag.as_str() {
+            "--lines" => match number() {
+                Ok(count) if count > 0 => lines = Some(count),
+                _ => return usage(&format!("--lines takes a positive number, not `{value}`")),
+            },
+            "--seed" => match number() {
+                Ok(parsed) => seed = parsed,
+                Err(_) => return usage(&format!("--seed takes a number, not `{value}`")),
+            },
+            "--huge-output-bytes" => match number() {
+                Ok(parsed) => huge_output_bytes = Some(parsed),
+                Err(_) => {
+                    return usage(&format!(
+                        "--huge-output-bytes takes a number, not `{value}`"
+                    ));
+                }
+            },
+            "--release" => match value.parse::<codex_release::CodexRelease>() {
+                Ok(parsed) => release = Some(parsed),
+                Err(error) => return usage(&error.to_string()),
+            },
+            "--out" => out_path = Some(PathBuf::from(value)),
+            "--cwd" => cwd = value.clone(),
+            "--model-provider" => model_provider = value.clone(),
+            other => return usage(&format!("unknown option `{other}`")),
+        }
+    }
+    let (Some(lines), Some(release), Some(out_path)) = (lines, release, out_path) else {
+        return usage("--lines, --release and --out are required");
+    };
+    let options = xtask::gen_rollout::GenOptions {
+        lines,
+        release,
+        seed,
+        huge_output_bytes,
+        cwd,
+        model_provider,
+    };
+    let summary = xtask::gen_rollout::write_rollout(&options, &out_path, existing)?;
+    out(&format!(
+        "wrote {}: {} lines, {} bytes, {} turns, {} compactions (thread {})\n",
+        out_path.display(),
+        summary.lines,
+        summary.bytes,
+        summary.turns,
+        summary.compactions,
+        summary.thread_id
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reads FILE and parses every line into a `serde_json::Value`, dropping each: the least any
+/// reader of a rollout does.
+fn parse_floor(args: &[String]) -> anyhow::Result<ExitCode> {
+    let [path] = args else {
+        eprintln!("usage: cargo xtask parse-floor FILE");
+        return Ok(ExitCode::from(EXIT_USAGE));
+    };
+    let lines = xtask::bench_e2e::parse_floor(Path::new(path))?;
+    out(&format!("{lines} lines\n"));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench_e2e(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
+    const USAGE_LINE: &str = "usage: cargo xtask bench-e2e [--lines N] [--repetitions R] \
+                              [--release 0.149|0.171] [--check]";
+    let mut lines = 100_000;
+    let mut repetitions = 5;
+    let mut release = codex_release::CodexRelease::LATEST;
+    let mut check = false;
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        if flag == "--check" {
+            check = true;
+            continue;
+        }
+        let value = rest.next();
+        match (flag.as_str(), value) {
+            ("--lines", Some(value)) if value.parse::<u64>().is_ok_and(|n| n > 0) => {
+                lines = value.parse()?;
+            }
+            ("--repetitions", Some(value)) if value.parse::<usize>().is_ok_and(|n| n > 0) => {
+                repetitions = value.parse()?;
+            }
+            ("--release", Some(value)) => match value.parse() {
+                Ok(parsed) => release = parsed,
+                Err(error) => {
+                    eprintln!("xtask bench-e2e: {error}\n{USAGE_LINE}");
+                    return Ok(ExitCode::from(EXIT_USAGE));
+                }
+            },
+            _ => {
+                eprintln!("xtask bench-e2e: bad option `{flag}`\n{USAGE_LINE}");
+                return Ok(ExitCode::from(EXIT_USAGE));
+            }
+        }
+    }
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|dir| {
+            if dir.is_absolute() {
+                dir
+            } else {
+                root.join(dir)
+            }
+        })
+        .unwrap_or_else(|| root.join("target"));
+    let cache = xtask::real_codex::default_cache(
+        std::env::var_os(xtask::real_codex::CACHE_ENV).as_deref(),
+        &target_dir,
+    );
+    let options = xtask::bench_e2e::BenchOptions {
+        lines,
+        repetitions,
+        release,
+        target_dir,
+        cache,
+    };
+    let measured = xtask::bench_e2e::run_bench(root, &options)?;
+    out(&format!(
+        "bench-e2e: {lines} lines, release {}, median of {repetitions} runs\n\n{}",
+        release.observed_version(),
+        xtask::bench_e2e::render_table(&measured)
+    ));
+    Ok(match (check, xtask::bench_e2e::all_met(&measured)) {
+        (true, false) => {
+            eprintln!("bench-e2e: a goal is not met");
+            ExitCode::FAILURE
+        }
+        _ => ExitCode::SUCCESS,
     })
 }

@@ -34,10 +34,14 @@ pub use gaps::GAPS_PATH;
 pub use gaps::Gap;
 pub use gaps::parse_gaps;
 pub use install::CACHE_ENV;
+pub use install::installed_binary;
 pub use mock::MockServer;
 pub use mock::RecordedRequest;
 pub use ours::OursRun;
+pub use real_run::RUST_LOG;
 pub use real_run::RealRun;
+pub use real_run::config_toml;
+pub use real_run::isolated_env;
 pub use real_run::outside_connection;
 pub use scenario::SCENARIOS_DIR;
 pub use scenario::Scenario;
@@ -129,6 +133,12 @@ pub fn run_real_codex(
     let gaps = gaps::load_gaps(&root.join(GAPS_PATH))?;
     let runs_dir = options.target_dir.join("real-codex/runs");
     let mut runs = Vec::new();
+    let progress = codex_utils_progress::Progress::new(
+        Some((binaries.len() * scenarios.len()) as u64),
+        codex_utils_progress::Unit::Items("runs"),
+        "real-codex",
+        codex_utils_progress::Display::StderrIfTerminal,
+    );
     for (release, version, binary) in &binaries {
         for scenario in &scenarios {
             let run_dir = runs_dir.join(version).join(&scenario.name);
@@ -154,11 +164,14 @@ pub fn run_real_codex(
                 }
                 Err(failure) => format!("failed: {failure}"),
             };
-            tracing::info!(
-                "{version} {}: {summary} ({:.1} s)",
-                scenario.name,
-                run_started.elapsed().as_secs_f64()
-            );
+            progress.suspend(|| {
+                tracing::info!(
+                    "{version} {}: {summary} ({:.1} s)",
+                    scenario.name,
+                    run_started.elapsed().as_secs_f64()
+                );
+            });
+            progress.inc(1);
             if let Ok(cells) = &outcome {
                 for (column, cell) in cells {
                     if let Cell::Checked(findings) = cell {
@@ -179,6 +192,7 @@ pub fn run_real_codex(
             });
         }
     }
+    progress.finish();
     let rendered = render(&runs, &scenarios, &VERSIONS, &gaps);
     let mut problems = rendered.problems;
     let doc = root.join(REAL_CODEX_DOC_PATH);
