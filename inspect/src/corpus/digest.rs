@@ -352,3 +352,51 @@ impl CorpusTotals {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use pretty_assertions::assert_eq;
+
+    use super::*;
+
+    fn item(request: usize, tokens: usize) -> InjectedItem {
+        InjectedItem {
+            rollout: "rollout-a.jsonl".to_string(),
+            request,
+            fragment: "agents_md".to_string(),
+            source: TokenSource::AgentsMd,
+            tokens,
+        }
+    }
+
+    #[test]
+    fn the_largest_injected_items_are_kept_ties_in_arrival_order() {
+        let mut largest = Vec::new();
+        keep_largest(
+            &mut largest,
+            [(1, 10), (2, 30), (3, 10), (4, 50), (5, 30), (6, 5), (7, 30)]
+                .map(|(request, tokens)| item(request, tokens)),
+        );
+        assert_eq!(
+            largest,
+            [(4, 50), (2, 30), (5, 30), (7, 30), (1, 10)]
+                .map(|(request, tokens)| item(request, tokens))
+        );
+    }
+
+    #[test]
+    fn window_pressure_compares_exact_shares_not_rounded_percents() {
+        let pressure = |tokens, context_window| WindowPressure {
+            rollout: String::new(),
+            request: 1,
+            model: "gpt-5.5".to_string(),
+            tokens,
+            context_window,
+            percent: percent(tokens, context_window),
+        };
+        let (a, b) = (pressure(2363, 272_000), pressure(2340, 272_000));
+        assert_eq!((a.percent, b.percent), (0.9, 0.9));
+        assert_eq!((a.fuller_than(&b), b.fuller_than(&a)), (true, false));
+        assert!(!a.fuller_than(&a));
+    }
+}
