@@ -64,7 +64,10 @@ fn main() -> ExitCode {
         Command::Models(args) => commands::models::run(&args),
         Command::Instructions(args) => commands::instructions::run(&args),
         Command::Fingerprint(args) => commands::fingerprint::run(&args),
-        Command::Inspect(args) => commands::inspect::run(&args),
+        Command::Inspect(args) => commands::inspect::run(&args).map(|inspected| {
+            exit_code_when_written = inspected.exit_code;
+            inspected.output
+        }),
         Command::MergePatch(args) => commands::merge_patch::run(&args),
         Command::Compare(args) => commands::compare::run(&args).map(|comparison| {
             exit_code_when_written = comparison.exit_code;

@@ -9,6 +9,7 @@
 //! - `layout`: the model-visible layout of a request's `input`, in upstream's snapshot format.
 
 mod compare;
+mod corpus;
 mod explain;
 mod inspect;
 mod layout;
@@ -55,6 +56,28 @@ pub use inspect::release_for_rollout;
 pub use inspect::render_html;
 pub use inspect::render_json;
 pub use inspect::render_text;
+
+// `inspect DIR`: many rollouts inspected in parallel, each reduced to a session summary and
+// (for `--format ndjson`) one flat row per request, handed back in path order.
+pub use corpus::BreakCounts;
+pub use corpus::CorpusError;
+pub use corpus::CorpusFile;
+pub use corpus::CorpusReport;
+pub use corpus::CorpusTotals;
+pub use corpus::FileDigest;
+pub use corpus::FileOutcome;
+pub use corpus::InjectedItem;
+pub use corpus::RequestRow;
+pub use corpus::RolloutListing;
+pub use corpus::Rows;
+pub use corpus::SessionSummary;
+pub use corpus::SkippedFile;
+pub use corpus::WindowPressure;
+pub use corpus::digest_file;
+pub use corpus::find_rollouts;
+pub use corpus::inspect_files;
+pub use corpus::render_session_text;
+pub use corpus::render_totals_text;
 
 // Request statistics and token counting for reports: the same token breakdown and prefix
 // reuse for request bodies a caller built, and the o200k_base counter behind every figure.

@@ -1,9 +1,14 @@
-//! `codex-context inspect`: every request a rollout records, rebuilt and traced to its sources.
+//! `codex-context inspect`: every request a rollout records, rebuilt and traced to its sources;
+//! for a folder, every rollout under it (`inspect_dir`).
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use anyhow::Context as _;
+use codex_inspect::CorpusFile;
 use codex_inspect::InspectOptions;
+use codex_inspect::Rows;
+use codex_inspect::digest_file;
 use codex_inspect::inspect_file;
 use codex_inspect::render_html;
 use codex_inspect::render_json;
@@ -12,6 +17,8 @@ use codex_prompts::TemplateSet;
 use codex_release::CodexRelease;
 use codex_utils_fs::write_atomic;
 
+use super::inspect_dir;
+use super::inspect_dir::DirFormat;
 use crate::catalog::CatalogArgs;
 use crate::output::Replacing;
 use crate::output::check_output;
@@ -24,13 +31,19 @@ use crate::output::check_output;
 /// bytes and o200k tokens; tokens by source; the prefix shared with the previous request and why
 /// it broke. Then the world-state timeline. Tools are not recorded in rollouts: catalog models
 /// get their built-in list rebuilt.
+///
+/// Given a folder (such as ~/.codex/sessions), inspects every rollout-*.jsonl file under it in
+/// parallel and reports per session and in total: requests, tokens by source, prefix reuse and
+/// its breaks, compactions, context-window pressure and the largest injected items. A file that
+/// cannot be inspected is named in a warning and skipped; the exit code is then 1.
 #[derive(Debug, clap::Args)]
 pub struct InspectArgs {
-    /// The rollout JSONL file.
-    #[arg(value_name = "ROLLOUT.jsonl")]
+    /// The rollout JSONL file, or a folder holding rollout-*.jsonl files at any depth.
+    #[arg(value_name = "ROLLOUT.jsonl|DIR")]
     pub rollout: PathBuf,
 
-    /// Report format: text, JSON, or one self-contained HTML page.
+    /// Report format: text, JSON, one self-contained HTML page (a single rollout only), or
+    /// ndjson: one JSON object per request and line, with flat columns for dataframe tools.
     #[arg(long, value_enum, default_value_t = InspectFormat::Text)]
     pub format: InspectFormat,
 
@@ -59,9 +72,19 @@ pub enum InspectFormat {
     Text,
     Json,
     Html,
+    Ndjson,
 }
 
-pub fn run(args: &InspectArgs) -> anyhow::Result<String> {
+/// What to print and how the process ends after printing it.
+#[derive(Debug)]
+pub struct Inspected {
+    /// Empty when the report was streamed to standard output or written to `--out`.
+    pub output: String,
+    /// 0, or [`inspect_dir::EXIT_SKIPPED`] when files of a folder were skipped.
+    pub exit_code: ExitCode,
+}
+
+pub fn run(args: &InspectArgs) -> anyhow::Result<Inspected> {
     let replacing = Replacing::WithForce { force: args.force };
     if let Some(out) = &args.out {
         let mut inputs = vec![("the rollout", args.rollout.as_path())];
@@ -79,19 +102,55 @@ pub fn run(args: &InspectArgs) -> anyhow::Result<String> {
         release: args.codex_version,
         ..InspectOptions::by_release(&catalogs)
     };
-    let inspection = inspect_file(&args.rollout, &options)
-        .with_context(|| format!("cannot inspect {}", args.rollout.display()))?;
+    if args.rollout.is_dir() {
+        let format = match args.format {
+            InspectFormat::Text => DirFormat::Text,
+            InspectFormat::Json => DirFormat::Json,
+            InspectFormat::Ndjson => DirFormat::Ndjson,
+            InspectFormat::Html => anyhow::bail!(
+                "--format html shows one rollout and {} is a folder: use text, json or ndjson",
+                args.rollout.display()
+            ),
+        };
+        let exit_code = inspect_dir::run(
+            &args.rollout,
+            format,
+            &options,
+            args.out.as_deref(),
+            replacing,
+        )?;
+        return Ok(Inspected {
+            output: String::new(),
+            exit_code,
+        });
+    }
+    let cannot_inspect = || format!("cannot inspect {}", args.rollout.display());
+    let inspection = || inspect_file(&args.rollout, &options).with_context(cannot_inspect);
     let report = match args.format {
-        InspectFormat::Text => render_text(&inspection),
-        InspectFormat::Json => render_json(&inspection)?,
-        InspectFormat::Html => render_html(&inspection)?,
+        InspectFormat::Text => render_text(&inspection()?),
+        InspectFormat::Json => render_json(&inspection()?)?,
+        InspectFormat::Html => render_html(&inspection()?)?,
+        InspectFormat::Ndjson => {
+            let digest = digest_file(&CorpusFile::single(&args.rollout), &options, Rows::Collect)
+                .with_context(cannot_inspect)?;
+            let mut rows = String::new();
+            for row in &digest.rows {
+                rows.push_str(&serde_json::to_string(row)?);
+                rows.push('\n');
+            }
+            rows
+        }
     };
-    match &args.out {
+    let output = match &args.out {
         Some(path) => {
             write_atomic(path, report.as_bytes(), replacing.existing())
                 .with_context(|| format!("--out {}", path.display()))?;
-            Ok(String::new())
+            String::new()
         }
-        None => Ok(report),
-    }
+        None => report,
+    };
+    Ok(Inspected {
+        output,
+        exit_code: ExitCode::SUCCESS,
+    })
 }

@@ -7,6 +7,7 @@ mod compare_releases;
 pub mod explain;
 pub mod fingerprint;
 pub mod inspect;
+mod inspect_dir;
 pub mod instructions;
 pub mod merge_patch;
 pub mod models;

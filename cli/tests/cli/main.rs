@@ -13,6 +13,7 @@ mod explain;
 mod fingerprint;
 mod input_files;
 mod inspect;
+mod inspect_dir;
 mod instructions;
 mod merge_patch;
 mod models;

@@ -77,6 +77,8 @@ pub use stats::RequestStats;
 pub use stats::context_window_excess;
 pub use stats::render_request_stats;
 pub use stats::request_stats;
+pub(crate) use text::breakdown_header;
+pub(crate) use text::breakdown_row;
 pub use text::render_text;
 pub use tokens::TokenCounter;
 
@@ -126,7 +128,7 @@ impl<'a> InspectOptions<'a> {
     }
 
     /// The catalog for `release`.
-    fn catalog(&self, release: CodexRelease) -> &'a ModelCatalog {
+    pub(crate) fn catalog(&self, release: CodexRelease) -> &'a ModelCatalog {
         match self.catalogs {
             InspectCatalogs::One(catalog) => catalog,
             InspectCatalogs::ByRelease(catalogs) => catalogs.get(release.profile().catalog),

@@ -230,7 +230,7 @@ pub(super) fn cache_summary(cache: &CacheReport) -> String {
 }
 
 /// Column titles of the token table.
-pub(super) fn breakdown_header() -> String {
+pub(crate) fn breakdown_header() -> String {
     let mut header = format!("{:<LABEL_WIDTH$}", "");
     for source in TokenSource::ALL {
         let title = match source {
@@ -249,7 +249,7 @@ pub(super) fn breakdown_header() -> String {
 }
 
 /// One row of the token table (no line break: callers append the reuse column).
-pub(super) fn breakdown_row(label: &str, tokens: &TokenBreakdown) -> String {
+pub(crate) fn breakdown_row(label: &str, tokens: &TokenBreakdown) -> String {
     let mut row = format!("{label:<LABEL_WIDTH$}");
     for source in TokenSource::ALL {
         let _ = write!(row, " {:>COLUMN_WIDTH$}", tokens.get(source));
