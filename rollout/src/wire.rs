@@ -6,7 +6,7 @@
 //! the work for typed lines, which is what keeps resuming long rollouts fast.
 //!
 //! For a resume, which never looks at most event payloads, [`PayloadDetail::ResumeSummary`] keeps
-//! only what reconstruction reads from `event_msg` lines (`type`, `turn_id`, `num_turns`) and
+//! only what reconstruction reads from `event_msg` lines (`type`, `turn_id`, `num_turns`, `info`) and
 //! skips the payloads of other untyped lines without building them.
 
 use std::fmt;
@@ -35,8 +35,9 @@ pub(super) enum PayloadDetail {
     ResumeSummary,
 }
 
-/// Event payload keys that reconstruction reads.
-const SUMMARY_KEYS: [&str; 3] = ["type", "turn_id", "num_turns"];
+/// Event payload keys that reconstruction reads (`info`: a `token_count` event's usage, which a
+/// resumed thread continues from).
+const SUMMARY_KEYS: [&str; 4] = ["type", "turn_id", "num_turns", "info"];
 
 /// Parses one rollout line in one pass; see the module documentation.
 pub(super) fn parse_line(text: &[u8], detail: PayloadDetail) -> serde_json::Result<RolloutLine> {

@@ -12,6 +12,7 @@ use codex_prompts::TemplateSet;
 use codex_release::CodexRelease;
 use codex_utils_fs::write_atomic;
 
+use super::session::reading_progress;
 use crate::catalog::CatalogArgs;
 use crate::output::Replacing;
 use crate::output::check_output;
@@ -75,12 +76,15 @@ pub fn run(args: &InspectArgs) -> anyhow::Result<String> {
     }
     // The rollout is rebuilt with the catalog of its release.
     let catalogs = args.catalog.load_all(&TemplateSet::embedded())?;
+    let progress = reading_progress(&args.rollout);
     let options = InspectOptions {
         release: args.codex_version,
+        progress: Some(&progress),
         ..InspectOptions::by_release(&catalogs)
     };
     let inspection = inspect_file(&args.rollout, &options)
         .with_context(|| format!("cannot inspect {}", args.rollout.display()))?;
+    progress.finish();
     let report = match args.format {
         InspectFormat::Text => render_text(&inspection),
         InspectFormat::Json => render_json(&inspection)?,
