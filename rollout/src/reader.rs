@@ -136,13 +136,13 @@ pub fn parse_rollout(reader: impl BufRead) -> io::Result<LoadedRollout> {
 }
 
 /// Loads the rollout at `path` for replaying it (as `inspect` does): like [`read_rollout`], but
-/// event payloads are reduced to the fields replaying reads (`type`, `turn_id`, `num_turns`,
-/// `info`), as [`resume_rollout`] reads them. Not for rewriting the file.
+/// event payloads are reduced to the fields replaying reads (`type`, `turn_id`, `num_turns`;
+/// [`resume_rollout`] keeps a `token_count`'s `info` too). Not for rewriting the file.
 pub fn read_rollout_for_replay(
     path: &Path,
     progress: Option<&Progress>,
 ) -> Result<LoadedRollout, RolloutError> {
-    load_file(path, PayloadDetail::ResumeSummary, progress)
+    load_file(path, PayloadDetail::ReplaySummary, progress)
 }
 
 fn load_file(

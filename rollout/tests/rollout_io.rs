@@ -19,6 +19,9 @@ use codex_rollout::RolloutWriter;
 use codex_rollout::parse_rollout;
 use codex_rollout::read_rollout;
 use codex_rollout::rollout_path;
+use codex_utils_progress::Display;
+use codex_utils_progress::Progress;
+use codex_utils_progress::Unit;
 use jiff::Timestamp;
 use pretty_assertions::assert_eq;
 use rollout_support::*;
@@ -444,4 +447,30 @@ fn leading_damage_followed_by_rollout_lines_still_loads() {
         (cut.lines.len(), cut.warnings[0].damage),
         (0, LineDamage::Truncated)
     );
+}
+
+#[test]
+fn every_reader_advances_its_progress_by_the_bytes_it_reads() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("rollout.jsonl");
+    let text = jsonl(&two_turn_rollout());
+    fs::write(&path, &text).expect("write");
+    let counted = |read: &dyn Fn(&Progress)| {
+        let progress = Progress::new(None, Unit::Bytes, "reading", Display::Hidden);
+        read(&progress);
+        progress.position()
+    };
+    let size = text.len() as u64;
+    let positions = [
+        counted(&|progress| {
+            read_rollout(&path, Some(progress)).expect("read");
+        }),
+        counted(&|progress| {
+            codex_rollout::read_rollout_for_replay(&path, Some(progress)).expect("replay");
+        }),
+        counted(&|progress| {
+            codex_rollout::resume_rollout(&path, Some(progress)).expect("resume");
+        }),
+    ];
+    assert_eq!(positions, [size, size, size]);
 }

@@ -365,7 +365,8 @@ fn resume(args: &ResumeArgs) -> anyhow::Result<String> {
 
 fn fork(args: &ForkArgs) -> anyhow::Result<String> {
     let progress = reading_progress(&args.rollout);
-    // Event payloads matter only when the child's lines are written.
+    // Event payloads (and the token usage they carry, which only the child's own token_count
+    // lines repeat) matter only when the child's lines are written.
     let parent = match &args.write {
         Some(_) => read_rollout(&args.rollout, Some(&progress))?,
         None => read_rollout_for_replay(&args.rollout, Some(&progress))?,
