@@ -35,7 +35,7 @@ fn report_ratio(path: &Path, options: &InspectOptions<'_>) {
     let mut timings = Vec::new();
     for _ in 0..7 {
         let start = Instant::now();
-        black_box(resume_rollout(path).expect("resume"));
+        black_box(resume_rollout(path, None).expect("resume"));
         let resume = start.elapsed();
         let start = Instant::now();
         black_box(inspect_file(path, options).expect("inspect"));
@@ -78,7 +78,7 @@ fn inspect(c: &mut Criterion) {
     let mut group = c.benchmark_group("inspect");
     group.throughput(Throughput::Bytes(file_bytes));
     group.bench_function("resume_rollout", |b| {
-        b.iter(|| black_box(resume_rollout(&path).expect("resume")));
+        b.iter(|| black_box(resume_rollout(&path, None).expect("resume")));
     });
     group.bench_function("inspect_read_file", |b| {
         b.iter(|| black_box(inspect_file(&path, &options).expect("inspect")));

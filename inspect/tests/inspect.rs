@@ -305,7 +305,7 @@ fn project_session_report() {
 fn request_stats_of_rebuilt_bodies_agree_with_the_inspection() {
     let catalog = catalog();
     let options = InspectOptions::new(&catalog);
-    let loaded = codex_rollout::read_rollout(&legacy_fixture()).unwrap();
+    let loaded = codex_rollout::read_rollout(&legacy_fixture(), None).unwrap();
     let bodies: Vec<_> = rebuild_requests(&loaded, &options)
         .unwrap()
         .into_iter()
@@ -366,7 +366,7 @@ fn a_text_only_message_keeps_its_content_kinds_out_of_the_request() {
 fn a_legacy_compaction_without_replacement_history_is_rebuilt_like_a_resume() {
     let catalog = catalog();
     let options = InspectOptions::new(&catalog);
-    let mut loaded = codex_rollout::read_rollout(&legacy_fixture()).unwrap();
+    let mut loaded = codex_rollout::read_rollout(&legacy_fixture(), None).unwrap();
     let compaction = loaded
         .lines
         .iter()

@@ -84,7 +84,7 @@ fn rebuilt_requests_match_captured_bodies_item_for_item() {
         if known.is_some() {
             options.provider = Some(ModelProviderKind::Other);
         }
-        let loaded = read_rollout(&rollouts[0]).expect("read rollout");
+        let loaded = read_rollout(&rollouts[0], None).expect("read rollout");
         let rebuilt = rebuild_requests(&loaded, &options).expect("rebuild");
         let captured: Vec<Value> = files_with_prefix(&scenario, "request-")
             .iter()

@@ -41,9 +41,9 @@ const VARIANTS: [&str; 2] = ["resume_rollout", "read_rollout_and_reconstruct"];
 
 fn run_variant(variant: &str, path: &Path) {
     if variant == VARIANTS[0] {
-        black_box(resume_rollout(path).expect("resume"));
+        black_box(resume_rollout(path, None).expect("resume"));
     } else {
-        let loaded = read_rollout(path).expect("read");
+        let loaded = read_rollout(path, None).expect("read");
         black_box(reconstruct(&loaded));
     }
 }

@@ -53,47 +53,49 @@ impl ForkedRollout {
     }
 }
 
+impl ForkPoint {
+    /// How many of `lines` (a parent's, in file order) a fork at this point keeps.
+    pub fn kept_lines(self, lines: &[LoadedLine]) -> usize {
+        match self {
+            Self::FullHistory => lines.len(),
+            Self::BeforeUserMessage(nth) => {
+                // Real user messages, minus those a later rollback removed.
+                let mut positions = Vec::new();
+                for (index, loaded) in lines.iter().enumerate() {
+                    if let RolloutItem::ResponseItem(item) = &loaded.line.item
+                        && is_user_turn_boundary(item)
+                    {
+                        positions.push(index);
+                    } else if let Some(turns) = rolled_back_turns(&loaded.line.item) {
+                        positions.truncate(positions.len().saturating_sub(turns));
+                    }
+                }
+                positions.get(nth).copied().unwrap_or(lines.len())
+            }
+        }
+    }
+}
+
 /// Builds the child's rollout: `child_meta` (stamped `timestamp`) first, then the parent's lines
-/// up to `point`. When the parent's lines carry ordinals the child's are renumbered from 0.
+/// up to `point`, moved rather than copied. When the parent's lines carry ordinals the child's
+/// are renumbered from 0.
 pub fn fork(
-    parent: &LoadedRollout,
+    parent: LoadedRollout,
     child_meta: SessionMeta,
     timestamp: &str,
     point: ForkPoint,
 ) -> ForkedRollout {
-    let kept = match point {
-        ForkPoint::FullHistory => parent.lines.as_slice(),
-        ForkPoint::BeforeUserMessage(nth) => {
-            // Real user messages, minus those a later rollback removed.
-            let mut positions = Vec::new();
-            for (index, loaded) in parent.lines.iter().enumerate() {
-                if let RolloutItem::ResponseItem(item) = &loaded.line.item
-                    && is_user_turn_boundary(item)
-                {
-                    positions.push(index);
-                } else if let Some(turns) = rolled_back_turns(&loaded.line.item) {
-                    positions.truncate(positions.len().saturating_sub(turns));
-                }
-            }
-            match positions.get(nth) {
-                Some(&cut) => &parent.lines[..cut],
-                None => parent.lines.as_slice(),
-            }
-        }
-    };
+    let kept = point.kept_lines(&parent.lines);
     let numbered = parent
         .lines
         .iter()
         .any(|loaded| loaded.line.ordinal.is_some());
-    let mut lines = Vec::with_capacity(kept.len() + 1);
-    lines.push(RolloutLine::new(
-        timestamp,
-        RolloutItem::SessionMeta(Box::new(child_meta)),
-    ));
-    lines.extend(kept.iter().map(|loaded| loaded.line.clone()));
+    let mut parent_lines = parent.lines;
+    parent_lines.truncate(kept);
+    let child = RolloutLine::new(timestamp, RolloutItem::SessionMeta(Box::new(child_meta)));
     let rollout = LoadedRollout {
-        lines: lines
-            .into_iter()
+        lines: std::iter::once(child)
+            .chain(parent_lines.into_iter().map(|loaded| loaded.line))
             .enumerate()
             .map(|(index, mut line)| {
                 if numbered {

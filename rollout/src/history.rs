@@ -1,11 +1,12 @@
 //! Forward replay of the history lines that follow the history base.
 
+use std::borrow::Cow;
+
 use codex_prompts::TemplateId;
 use codex_protocol::models::ContentItem;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
 
-use super::LoadedLine;
 use super::segments::rolled_back_turns;
 use codex_fragments::is_compaction_summary;
 use codex_fragments::is_context_update;
@@ -26,35 +27,34 @@ pub(super) struct ReplayedHistory {
     summaries: Vec<String>,
 }
 
-/// Replays `lines` after `base` (the newest surviving compaction with a replacement history),
-/// starting from that replacement history, or from the first line without a base.
-pub(super) fn replay_history(lines: &[LoadedLine], base: Option<usize>) -> ReplayedHistory {
+/// Replays `items`: the lines from the history base (the newest surviving compaction with a
+/// replacement history, which starts history over) on, or from the first line without a base.
+/// Owned items are moved into history; borrowed ones are copied.
+pub(super) fn replay_history<'a>(
+    items: impl Iterator<Item = Cow<'a, RolloutItem>>,
+) -> ReplayedHistory {
     let mut history = ReplayedHistory::default();
-    let suffix = match base {
-        Some(index) => {
-            if let RolloutItem::Compacted(compacted) = &lines[index].line.item
-                && let Some(replacement) = &compacted.replacement_history
-            {
-                history.items = replacement.clone();
-            }
-            &lines[index + 1..]
-        }
-        None => lines,
-    };
-    for loaded in suffix {
-        match &loaded.line.item {
-            RolloutItem::ResponseItem(item) => {
+    for item in items {
+        match &*item {
+            RolloutItem::ResponseItem(response) => {
                 // System messages are never part of model-visible history.
-                if !matches!(item, ResponseItem::Message { role, .. } if role == "system") {
-                    history.items.push(item.clone());
+                if matches!(response, ResponseItem::Message { role, .. } if role == "system") {
+                    continue;
+                }
+                if let RolloutItem::ResponseItem(response) = item.into_owned() {
+                    history.items.push(response);
                 }
             }
             RolloutItem::Compacted(compacted) => match &compacted.replacement_history {
-                Some(replacement) => history.items = replacement.clone(),
+                Some(_) => {
+                    if let RolloutItem::Compacted(compacted) = item.into_owned() {
+                        history.items = compacted.replacement_history.unwrap_or_default();
+                    }
+                }
                 None => history.rebuild_legacy_compaction(&compacted.message),
             },
             RolloutItem::Other { .. } => {
-                if let Some(turns) = rolled_back_turns(&loaded.line.item) {
+                if let Some(turns) = rolled_back_turns(&item) {
                     history.drop_last_user_turns(turns);
                 }
             }

@@ -69,27 +69,39 @@ impl HistorySequence {
         let mut sequence = Self::default();
         let mut unnumbered = 0u64;
         for line in lines {
-            match &line.item {
-                RolloutItem::ResponseItem(item) => {
-                    match line.extra.get(LINE_METADATA_KEY).and_then(Value::as_object) {
-                        Some(metadata) => sequence.remember(item, metadata.clone()),
-                        None => unnumbered += 1,
-                    }
-                }
-                RolloutItem::Compacted(compacted) => {
-                    let recorded = compacted.replacement_history_metadata.iter().flatten();
-                    for metadata in recorded.filter_map(Value::as_object) {
-                        sequence.note(metadata);
-                    }
-                }
-                RolloutItem::SessionMeta(_)
-                | RolloutItem::TurnContext(_)
-                | RolloutItem::WorldState(_)
-                | RolloutItem::Other { .. } => {}
-            }
+            sequence.observe(line, &mut unnumbered);
         }
-        sequence.last = sequence.last.max(unnumbered);
+        sequence.finish_observing(unnumbered);
         sequence
+    }
+
+    /// Continues the numbering past `line`; `unnumbered` counts response items without
+    /// metadata, which [`HistorySequence::finish_observing`] accounts for.
+    pub(crate) fn observe(&mut self, line: &RolloutLine, unnumbered: &mut u64) {
+        match &line.item {
+            RolloutItem::ResponseItem(item) => {
+                match line.extra.get(LINE_METADATA_KEY).and_then(Value::as_object) {
+                    Some(metadata) => self.remember(item, metadata.clone()),
+                    None => *unnumbered += 1,
+                }
+            }
+            RolloutItem::Compacted(compacted) => {
+                let recorded = compacted.replacement_history_metadata.iter().flatten();
+                for metadata in recorded.filter_map(Value::as_object) {
+                    self.note(metadata);
+                }
+            }
+            RolloutItem::SessionMeta(_)
+            | RolloutItem::TurnContext(_)
+            | RolloutItem::WorldState(_)
+            | RolloutItem::Other { .. } => {}
+        }
+    }
+
+    /// Ends [`HistorySequence::observe`]: a rollout without metadata numbers its response items
+    /// as if they had carried some.
+    pub(crate) fn finish_observing(&mut self, unnumbered: u64) {
+        self.last = self.last.max(unnumbered);
     }
 
     /// Everything recorded so far has been sent to the model.

@@ -8,9 +8,10 @@
 //!   their line number and skipped, and everything else loads. A file with no JSON line among
 //!   its first [`JSON_PROBE_LINES`] is refused as not a rollout (one error, not a warning per
 //!   line).
-//! - [`resume_rollout`] reads and reconstructs in one step without building event payloads
-//!   that reconstruction never reads (the resume path); [`reconstruct`] does the same from
-//!   loaded lines.
+//! - [`resume_rollout`] reads and reconstructs in one streaming pass that moves history out of
+//!   the parsed lines and keeps only those since the newest compaction (the resume path);
+//!   [`reconstruct`] does the same from loaded lines. Every reader shares one reading pass
+//!   (`reader::stream_file`), which can advance a progress bar by the bytes read.
 //! - [`reconstruct`] rebuilds what a resumed thread starts from: model-visible history, the
 //!   reference turn context, the world-state baseline, the recorded base instructions.
 //! - [`fork`] produces the lines a forked thread starts with, whole or cut before a user message.
@@ -28,6 +29,7 @@ mod item_metadata;
 mod reader;
 mod reconstruct;
 mod release;
+mod resume;
 mod segments;
 mod usage_record;
 mod wire;
@@ -47,12 +49,10 @@ pub use reader::LineDamage;
 pub use reader::LoadedLine;
 pub use reader::LoadedRollout;
 pub use reader::NotARollout;
-pub use reader::ResumedRollout;
 pub use reader::RolloutWarning;
 pub use reader::parse_rollout;
 pub use reader::read_rollout;
 pub use reader::read_rollout_for_replay;
-pub use reader::resume_rollout;
 pub use reconstruct::ModelChanged;
 pub use reconstruct::PreviousTurnSettings;
 pub use reconstruct::ReconstructWarning;
@@ -61,6 +61,10 @@ pub use reconstruct::WorldStateBaseline;
 pub use reconstruct::reconstruct;
 pub use release::release_evidence;
 pub use release::release_of_lines;
+pub use resume::ResumedRollout;
+pub use resume::RolloutDigest;
+pub use resume::UntypedLineType;
+pub use resume::resume_rollout;
 pub use usage_record::TOKEN_USAGE_RECORD_LINE_TYPE;
 pub use usage_record::UsageRecordIds;
 pub use usage_record::UsageTotals;

@@ -3,16 +3,16 @@
 use std::io;
 use std::io::BufRead;
 use std::io::BufReader;
+use std::io::Read;
 use std::path::Path;
 
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::rollout::RolloutLine;
 use codex_utils_fs::open_regular;
+use codex_utils_progress::Progress;
 use serde_json::error::Category;
 
-use super::ReconstructedSession;
 use super::RolloutError;
-use super::reconstruct;
 use super::wire::PayloadDetail;
 use super::wire::parse_line;
 
@@ -107,19 +107,14 @@ impl LoadedRollout {
     }
 }
 
-/// Loads the rollout at `path`. Only a file that cannot be opened or read, or that holds no JSON
-/// line among its first [`JSON_PROBE_LINES`], is an error.
-pub fn read_rollout(path: &Path) -> Result<LoadedRollout, RolloutError> {
-    let read_error = |source| RolloutError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
-    let file = open_regular(path).map_err(read_error)?;
-    parse_with_detail(
-        BufReader::with_capacity(READ_BUFFER_BYTES, file),
-        PayloadDetail::Full,
-    )
-    .map_err(|failure| failure.for_path(path))
+/// Loads the rollout at `path`, every payload kept (what forking and rewriting need). Only a
+/// file that cannot be opened or read, or that holds no JSON line among its first
+/// [`JSON_PROBE_LINES`], is an error. `progress`, when given, counts the bytes read.
+pub fn read_rollout(
+    path: &Path,
+    progress: Option<&Progress>,
+) -> Result<LoadedRollout, RolloutError> {
+    load_file(path, PayloadDetail::Full, progress)
 }
 
 /// Parses rollout JSONL from `reader`, keeping every payload. Lines are streamed, so only the
@@ -127,67 +122,90 @@ pub fn read_rollout(path: &Path) -> Result<LoadedRollout, RolloutError> {
 /// warnings; input without a JSON line among its first [`JSON_PROBE_LINES`] is an
 /// [`io::ErrorKind::InvalidData`] error saying it is not a rollout.
 pub fn parse_rollout(reader: impl BufRead) -> io::Result<LoadedRollout> {
-    parse_with_detail(reader, PayloadDetail::Full).map_err(|failure| match failure {
-        ParseFailure::Io(error) => error,
-        ParseFailure::NotARollout(reason) => io::Error::new(io::ErrorKind::InvalidData, reason),
-    })
+    let mut lines = Vec::new();
+    let warnings =
+        read_lines(reader, PayloadDetail::Full, |line| lines.push(line)).map_err(|failure| {
+            match failure {
+                ParseFailure::Io(error) => error,
+                ParseFailure::NotARollout(reason) => {
+                    io::Error::new(io::ErrorKind::InvalidData, reason)
+                }
+            }
+        })?;
+    Ok(LoadedRollout { lines, warnings })
 }
 
 /// Loads the rollout at `path` for replaying it (as `inspect` does): like [`read_rollout`], but
-/// event payloads are reduced to the fields reconstruction reads (`type`, `turn_id`,
-/// `num_turns`), as [`resume_rollout`] reads them. Not for rewriting the file.
-pub fn read_rollout_for_replay(path: &Path) -> Result<LoadedRollout, RolloutError> {
-    let read_error = |source| RolloutError::Read {
+/// event payloads are reduced to the fields replaying reads (`type`, `turn_id`, `num_turns`;
+/// [`resume_rollout`] keeps a `token_count`'s `info` too). Not for rewriting the file.
+pub fn read_rollout_for_replay(
+    path: &Path,
+    progress: Option<&Progress>,
+) -> Result<LoadedRollout, RolloutError> {
+    load_file(path, PayloadDetail::ReplaySummary, progress)
+}
+
+fn load_file(
+    path: &Path,
+    detail: PayloadDetail,
+    progress: Option<&Progress>,
+) -> Result<LoadedRollout, RolloutError> {
+    let mut lines = Vec::new();
+    let warnings = stream_file(path, detail, progress, |line| lines.push(line))?;
+    Ok(LoadedRollout { lines, warnings })
+}
+
+/// The one reading pass every reader here shares: opens `path` (a regular file only), hands
+/// each parsed line to `visit` as it is read, and returns the warnings of the damaged lines.
+pub(super) fn stream_file(
+    path: &Path,
+    detail: PayloadDetail,
+    progress: Option<&Progress>,
+    visit: impl FnMut(LoadedLine),
+) -> Result<Vec<RolloutWarning>, RolloutError> {
+    let file = open_regular(path).map_err(|source| RolloutError::Read {
         path: path.to_path_buf(),
         source,
+    })?;
+    let counted = CountingReader {
+        inner: file,
+        progress,
     };
-    let file = open_regular(path).map_err(read_error)?;
-    parse_with_detail(
-        BufReader::with_capacity(READ_BUFFER_BYTES, file),
-        PayloadDetail::ResumeSummary,
+    read_lines(
+        BufReader::with_capacity(READ_BUFFER_BYTES, counted),
+        detail,
+        visit,
     )
     .map_err(|failure| failure.for_path(path))
 }
 
-/// A resumed thread's state, read straight from its rollout file.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ResumedRollout {
-    pub session: ReconstructedSession,
-    /// Damaged lines that were skipped.
-    pub warnings: Vec<RolloutWarning>,
+/// A reader that advances a progress bar by the bytes it reads.
+struct CountingReader<'p, R> {
+    inner: R,
+    progress: Option<&'p Progress>,
 }
 
-/// Reads the rollout at `path` and reconstructs it, for resuming. Cheaper than
-/// [`read_rollout`] followed by [`reconstruct`]: event payloads are reduced to the fields
-/// reconstruction reads while parsing, so they are never built in full. Use [`read_rollout`]
-/// when the lines themselves are needed (forking, rewriting).
-pub fn resume_rollout(path: &Path) -> Result<ResumedRollout, RolloutError> {
-    let read_error = |source| RolloutError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
-    let file = open_regular(path).map_err(read_error)?;
-    let loaded = parse_with_detail(
-        BufReader::with_capacity(READ_BUFFER_BYTES, file),
-        PayloadDetail::ResumeSummary,
-    )
-    .map_err(|failure| failure.for_path(path))?;
-    Ok(ResumedRollout {
-        session: reconstruct(&loaded),
-        warnings: loaded.warnings,
-    })
+impl<R: Read> Read for CountingReader<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let read = self.inner.read(buf)?;
+        if let Some(progress) = self.progress {
+            progress.inc(u64::try_from(read).unwrap_or(u64::MAX));
+        }
+        Ok(read)
+    }
 }
 
-/// Reads every line. Until a line turns out to be JSON (a rollout line, or JSON of the wrong
-/// shape), the warnings of damaged lines are held back: when none of the first
-/// [`JSON_PROBE_LINES`] lines (or of a shorter file's lines) is JSON, the input is not a rollout
-/// and one [`NotARollout`] replaces them. A lone cut-short last line still loads as a warning:
-/// that is a rollout whose writer stopped in its first line.
-fn parse_with_detail(
+/// Reads every line, handing each parsed one to `visit`. Until a line turns out to be JSON (a
+/// rollout line, or JSON of the wrong shape), the warnings of damaged lines are held back: when
+/// none of the first [`JSON_PROBE_LINES`] lines (or of a shorter file's lines) is JSON, the
+/// input is not a rollout and one [`NotARollout`] replaces them. A lone cut-short last line
+/// still loads as a warning: that is a rollout whose writer stopped in its first line.
+fn read_lines(
     mut reader: impl BufRead,
     detail: PayloadDetail,
-) -> Result<LoadedRollout, ParseFailure> {
-    let mut loaded = LoadedRollout::default();
+    mut visit: impl FnMut(LoadedLine),
+) -> Result<Vec<RolloutWarning>, ParseFailure> {
+    let mut warnings = Vec::new();
     let mut buffer = Vec::new();
     let mut line_number = 0;
     let mut held: Vec<RolloutWarning> = Vec::new();
@@ -203,7 +221,7 @@ fn parse_with_detail(
             match parse_line(text, detail) {
                 Ok(line) => {
                     json_seen = true;
-                    loaded.lines.push(LoadedLine { line_number, line });
+                    visit(LoadedLine { line_number, line });
                 }
                 Err(error) => {
                     let terminated = buffer.last() == Some(&b'\n');
@@ -215,11 +233,15 @@ fn parse_with_detail(
         }
         if json_seen {
             held.drain(..)
-                .for_each(|warning| report(warning, &mut loaded));
+                .for_each(|warning| report(warning, &mut warnings));
         } else if line_number >= JSON_PROBE_LINES && holds_non_json(&held) {
             return Err(ParseFailure::NotARollout(NotARollout::FirstLines(
                 line_number,
             )));
+        }
+        // A huge line leaves a huge buffer behind; the next lines do not need it.
+        if buffer.capacity() > READ_BUFFER_BYTES {
+            buffer = Vec::new();
         }
     }
     if !json_seen && holds_non_json(&held) {
@@ -228,8 +250,8 @@ fn parse_with_detail(
         )));
     }
     held.into_iter()
-        .for_each(|warning| report(warning, &mut loaded));
-    Ok(loaded)
+        .for_each(|warning| report(warning, &mut warnings));
+    Ok(warnings)
 }
 
 /// Whether `warnings` name a line that is not JSON at all (beyond a cut-short last line).
@@ -240,9 +262,9 @@ fn holds_non_json(warnings: &[RolloutWarning]) -> bool {
 }
 
 /// Logs a skipped line and records its warning.
-fn report(warning: RolloutWarning, loaded: &mut LoadedRollout) {
+fn report(warning: RolloutWarning, warnings: &mut Vec<RolloutWarning>) {
     tracing::warn!("rollout {}; the line is skipped", warning.message);
-    loaded.warnings.push(warning);
+    warnings.push(warning);
 }
 
 fn damaged_line_warning(

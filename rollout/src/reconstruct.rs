@@ -1,5 +1,6 @@
 //! Rebuilding the state a resumed (or forked) thread starts from.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -14,6 +15,8 @@ use serde_json::Value;
 use super::LoadedLine;
 use super::LoadedRollout;
 use super::history::replay_history;
+use super::segments::LineFacts;
+use super::segments::SegmentScan;
 use super::segments::scan_segments;
 
 /// The world-state snapshot the next turn diffs against: section id → section snapshot, as
@@ -112,19 +115,79 @@ impl ReconstructedSession {
 /// Rebuilds the resumable state of a loaded rollout. Never fails: what cannot be used is
 /// reported in [`ReconstructedSession::warnings`].
 pub fn reconstruct(loaded: &LoadedRollout) -> ReconstructedSession {
-    let lines = loaded.lines.as_slice();
-    let scan = scan_segments(lines);
-    let history = replay_history(lines, scan.base_compaction);
-    let mut warnings = Vec::new();
+    reconstruct_lines(&loaded.lines)
+}
 
-    let session_meta = loaded.items().find_map(|item| match item {
-        RolloutItem::SessionMeta(meta) => Some(SessionMeta::clone(meta)),
+/// [`reconstruct`] over loaded lines.
+pub(super) fn reconstruct_lines(lines: &[LoadedLine]) -> ReconstructedSession {
+    let facts: Vec<LineFacts> = lines.iter().map(LineFacts::of).collect();
+    let scan = scan_segments(&facts);
+    let session_meta = first_session_meta(lines).cloned();
+    rebuild(
+        &facts,
+        scan,
+        Window {
+            start: 0,
+            lines: Cow::Borrowed(lines),
+        },
+        session_meta,
+    )
+}
+
+/// The first `session_meta` among `lines` (a fork's parents' metas follow the thread's own).
+pub(super) fn first_session_meta(lines: &[LoadedLine]) -> Option<&SessionMeta> {
+    lines.iter().find_map(|loaded| match &loaded.line.item {
+        RolloutItem::SessionMeta(meta) => Some(meta.as_ref()),
         RolloutItem::ResponseItem(_)
         | RolloutItem::TurnContext(_)
         | RolloutItem::WorldState(_)
         | RolloutItem::Compacted(_)
         | RolloutItem::Other { .. } => None,
-    });
+    })
+}
+
+/// The lines whose content reconstruction reads: every loaded line from position `start` on.
+pub(super) struct Window<'a> {
+    pub start: usize,
+    pub lines: Cow<'a, [LoadedLine]>,
+}
+
+impl Window<'_> {
+    fn at(&self, index: usize) -> Option<&LoadedLine> {
+        self.lines.get(index.checked_sub(self.start)?)
+    }
+}
+
+/// The position of the oldest line whose content [`rebuild`] reads after `scan`: the history
+/// base (the first line without one), the newest surviving compaction (where the world-state
+/// baseline starts over) and the two turn contexts.
+pub(super) fn oldest_line_needed(facts: &[LineFacts], scan: &SegmentScan) -> usize {
+    let newest_surviving_compaction = facts
+        .iter()
+        .zip(&scan.dropped)
+        .rposition(|(facts, dropped)| !dropped && matches!(facts, LineFacts::Compacted { .. }));
+    [
+        Some(scan.base_compaction.unwrap_or(0)),
+        Some(newest_surviving_compaction.unwrap_or(0)),
+        scan.reference_context,
+        scan.previous_turn_context,
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+    .unwrap_or(0)
+}
+
+/// Rebuilds the session from the facts of every line, the scan over them and the lines of
+/// `window`, which must start at or before [`oldest_line_needed`]. History items of an owned
+/// window are moved, not copied.
+pub(super) fn rebuild(
+    facts: &[LineFacts],
+    scan: SegmentScan,
+    window: Window<'_>,
+    session_meta: Option<SessionMeta>,
+) -> ReconstructedSession {
+    let mut warnings = Vec::new();
     if session_meta.is_none() {
         warnings.push(ReconstructWarning::MissingSessionMeta);
     }
@@ -137,57 +200,100 @@ pub fn reconstruct(loaded: &LoadedRollout) -> ReconstructedSession {
         })
     });
 
-    let reference_context_item = if history.rebuilt_legacy_compaction {
-        None
-    } else {
-        scan.reference_context
-            .and_then(|index| turn_context_at(lines, index))
-            .cloned()
+    // Whether a full snapshot precedes each patch is known from the facts of every line; the
+    // snapshots themselves are read from the window, which holds the newest compaction that
+    // survived (every compaction starts the baseline over).
+    let mut has_baseline = false;
+    let mut baseline: Option<WorldStateBaseline> = None;
+    for (index, (facts, dropped)) in facts.iter().zip(&scan.dropped).enumerate() {
+        if *dropped {
+            continue;
+        }
+        match facts {
+            LineFacts::Compacted { .. } => {
+                has_baseline = false;
+                baseline = None;
+            }
+            LineFacts::WorldState {
+                full: false,
+                line_number,
+            } if !has_baseline => {
+                tracing::warn!(
+                    "rollout line {line_number} is a world-state patch with no full snapshot before it; it is ignored"
+                );
+                warnings.push(ReconstructWarning::PatchWithoutBase {
+                    line_number: *line_number,
+                });
+            }
+            LineFacts::WorldState { full, .. } => {
+                has_baseline = true;
+                let Some(RolloutItem::WorldState(state)) =
+                    window.at(index).map(|loaded| &loaded.line.item)
+                else {
+                    continue;
+                };
+                match (*full, baseline.as_mut()) {
+                    (true, _) => baseline = Some(state.state.clone()),
+                    (false, Some(current)) => {
+                        for (section, section_patch) in &state.state {
+                            if section_patch.is_null() {
+                                current.remove(section);
+                            } else {
+                                let slot = current.entry(section.clone()).or_insert(Value::Null);
+                                apply_merge_patch(slot, section_patch);
+                            }
+                        }
+                    }
+                    (false, None) => {}
+                }
+            }
+            LineFacts::TurnContext { .. }
+            | LineFacts::Response { .. }
+            | LineFacts::Event { .. }
+            | LineFacts::Quiet => {}
+        }
+    }
+
+    let turn_context_at = |index: Option<usize>| -> Option<&TurnContextItem> {
+        match &window.at(index?)?.line.item {
+            RolloutItem::TurnContext(context) => Some(context),
+            RolloutItem::SessionMeta(_)
+            | RolloutItem::ResponseItem(_)
+            | RolloutItem::WorldState(_)
+            | RolloutItem::Compacted(_)
+            | RolloutItem::Other { .. } => None,
+        }
     };
-    let previous_turn_settings = scan
-        .previous_turn_context
-        .and_then(|index| turn_context_at(lines, index))
-        .map(|context| PreviousTurnSettings {
+    let reference_context_item = turn_context_at(scan.reference_context).cloned();
+    let previous_turn_settings =
+        turn_context_at(scan.previous_turn_context).map(|context| PreviousTurnSettings {
             model: context.model.clone(),
             comp_hash: context.comp_hash.clone(),
             realtime_active: context.realtime_active,
         });
 
-    let mut baseline: Option<WorldStateBaseline> = None;
-    for (loaded, dropped) in lines.iter().zip(&scan.dropped) {
-        if *dropped {
-            continue;
-        }
-        match &loaded.line.item {
-            RolloutItem::Compacted(_) => baseline = None,
-            RolloutItem::WorldState(state) if state.full => baseline = Some(state.state.clone()),
-            RolloutItem::WorldState(patch) => match baseline.as_mut() {
-                Some(current) => {
-                    for (section, section_patch) in &patch.state {
-                        if section_patch.is_null() {
-                            current.remove(section);
-                        } else {
-                            let slot = current.entry(section.clone()).or_insert(Value::Null);
-                            apply_merge_patch(slot, section_patch);
-                        }
-                    }
-                }
-                None => {
-                    tracing::warn!(
-                        "rollout line {} is a world-state patch with no full snapshot before it; it is ignored",
-                        loaded.line_number
-                    );
-                    warnings.push(ReconstructWarning::PatchWithoutBase {
-                        line_number: loaded.line_number,
-                    });
-                }
-            },
-            RolloutItem::SessionMeta(_)
-            | RolloutItem::ResponseItem(_)
-            | RolloutItem::TurnContext(_)
-            | RolloutItem::Other { .. } => {}
-        }
-    }
+    let from = scan
+        .base_compaction
+        .unwrap_or(0)
+        .saturating_sub(window.start);
+    let history = match window.lines {
+        Cow::Owned(lines) => replay_history(
+            lines
+                .into_iter()
+                .skip(from)
+                .map(|loaded| Cow::Owned(loaded.line.item)),
+        ),
+        Cow::Borrowed(lines) => replay_history(
+            lines
+                .iter()
+                .skip(from)
+                .map(|loaded| Cow::Borrowed(&loaded.line.item)),
+        ),
+    };
+    let reference_context_item = match history.rebuilt_legacy_compaction {
+        true => None,
+        false => reference_context_item,
+    };
 
     ReconstructedSession {
         session_meta,
@@ -197,16 +303,5 @@ pub fn reconstruct(loaded: &LoadedRollout) -> ReconstructedSession {
         world_state_baseline: baseline,
         previous_turn_settings,
         warnings,
-    }
-}
-
-fn turn_context_at(lines: &[LoadedLine], index: usize) -> Option<&TurnContextItem> {
-    match &lines.get(index)?.line.item {
-        RolloutItem::TurnContext(context) => Some(context),
-        RolloutItem::SessionMeta(_)
-        | RolloutItem::ResponseItem(_)
-        | RolloutItem::WorldState(_)
-        | RolloutItem::Compacted(_)
-        | RolloutItem::Other { .. } => None,
     }
 }

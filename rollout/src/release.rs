@@ -21,23 +21,28 @@ pub fn release_of_lines<'a>(
 pub fn release_evidence<'a>(lines: impl IntoIterator<Item = &'a RolloutLine>) -> RolloutEvidence {
     let mut evidence = RolloutEvidence::default();
     for line in lines {
-        match &line.item {
-            RolloutItem::SessionMeta(meta) => {
-                if evidence.cli_version.is_none() {
-                    evidence.cli_version = meta.cli_version.clone();
-                }
-            }
-            RolloutItem::Other { line_type, .. } => {
-                evidence.newer_line_shapes |= NEWER_LINE_TYPES.contains(&line_type.as_str());
-            }
-            RolloutItem::ResponseItem(_)
-            | RolloutItem::TurnContext(_)
-            | RolloutItem::WorldState(_)
-            | RolloutItem::Compacted(_) => {}
-        }
+        observe_release(&mut evidence, &line.item);
         if evidence.cli_version.is_some() && evidence.newer_line_shapes {
             break;
         }
     }
     evidence
+}
+
+/// Adds what `item` tells about the release to `evidence`.
+pub(crate) fn observe_release(evidence: &mut RolloutEvidence, item: &RolloutItem) {
+    match item {
+        RolloutItem::SessionMeta(meta) => {
+            if evidence.cli_version.is_none() {
+                evidence.cli_version = meta.cli_version.clone();
+            }
+        }
+        RolloutItem::Other { line_type, .. } => {
+            evidence.newer_line_shapes |= NEWER_LINE_TYPES.contains(&line_type.as_str());
+        }
+        RolloutItem::ResponseItem(_)
+        | RolloutItem::TurnContext(_)
+        | RolloutItem::WorldState(_)
+        | RolloutItem::Compacted(_) => {}
+    }
 }

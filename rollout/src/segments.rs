@@ -14,6 +14,83 @@ use super::LoadedLine;
 use super::event_types;
 use codex_fragments::is_user_turn_boundary;
 
+/// What the scan (and the world-state bookkeeping) needs of one line: a few bytes instead of the
+/// line, so it can be kept for every line of a long rollout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum LineFacts {
+    Compacted {
+        replacement: bool,
+    },
+    TurnContext {
+        turn_id: Option<Box<str>>,
+    },
+    Response {
+        user_turn: bool,
+    },
+    WorldState {
+        full: bool,
+        line_number: usize,
+    },
+    Event {
+        event: EventFact,
+        turn_id: Option<Box<str>>,
+    },
+    /// Session metadata and lines of other types.
+    Quiet,
+}
+
+/// The `event_msg` types the scan reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum EventFact {
+    TurnStarted,
+    TurnComplete,
+    TurnAborted,
+    UserMessage,
+    RolledBack(usize),
+    Other,
+}
+
+impl LineFacts {
+    pub(super) fn of(loaded: &LoadedLine) -> Self {
+        let item = &loaded.line.item;
+        match item {
+            RolloutItem::Compacted(compacted) => Self::Compacted {
+                replacement: compacted.replacement_history.is_some(),
+            },
+            RolloutItem::TurnContext(context) => Self::TurnContext {
+                turn_id: context.turn_id.as_deref().map(Box::from),
+            },
+            RolloutItem::ResponseItem(item) => Self::Response {
+                user_turn: is_user_turn_boundary(item),
+            },
+            RolloutItem::WorldState(state) => Self::WorldState {
+                full: state.full,
+                line_number: loaded.line_number,
+            },
+            RolloutItem::Other { line_type, payload } if line_type == EVENT_MSG_LINE_TYPE => {
+                let event = match payload.get("type").and_then(Value::as_str) {
+                    Some(event_types::TURN_STARTED) => EventFact::TurnStarted,
+                    Some(event_types::TURN_COMPLETE) => EventFact::TurnComplete,
+                    Some(event_types::TURN_ABORTED) => EventFact::TurnAborted,
+                    Some(event_types::USER_MESSAGE) => EventFact::UserMessage,
+                    Some(event_types::THREAD_ROLLED_BACK) => {
+                        EventFact::RolledBack(rolled_back_turns(item).unwrap_or(0))
+                    }
+                    Some(_) | None => EventFact::Other,
+                };
+                Self::Event {
+                    event,
+                    turn_id: payload
+                        .get("turn_id")
+                        .and_then(Value::as_str)
+                        .map(Box::from),
+                }
+            }
+            RolloutItem::SessionMeta(_) | RolloutItem::Other { .. } => Self::Quiet,
+        }
+    }
+}
+
 /// What the reverse scan found, as indices into the loaded lines.
 #[derive(Debug, Default)]
 pub(super) struct SegmentScan {
@@ -99,7 +176,7 @@ impl ScanState {
     }
 }
 
-pub(super) fn scan_segments(lines: &[LoadedLine]) -> SegmentScan {
+pub(super) fn scan_segments(lines: &[LineFacts]) -> SegmentScan {
     let mut state = ScanState {
         scan: SegmentScan {
             dropped: vec![false; lines.len()],
@@ -110,23 +187,24 @@ pub(super) fn scan_segments(lines: &[LoadedLine]) -> SegmentScan {
         pending_rollback_turns: 0,
     };
     let mut active: Option<Segment<'_>> = None;
-    for (index, loaded) in lines.iter().enumerate().rev() {
-        match &loaded.line.item {
-            RolloutItem::Compacted(compacted) => {
+    for (index, facts) in lines.iter().enumerate().rev() {
+        match facts {
+            LineFacts::Compacted { replacement } => {
                 let segment = active.get_or_insert_with(|| Segment::opened_at(index));
                 if segment.reference == SegmentReference::NeverSet {
                     segment.reference = SegmentReference::Cleared;
                 }
-                if segment.base_compaction.is_none() && compacted.replacement_history.is_some() {
+                if segment.base_compaction.is_none() && *replacement {
                     segment.base_compaction = Some(index);
                 }
             }
-            RolloutItem::TurnContext(context) => {
+            LineFacts::TurnContext { turn_id } => {
+                let turn_id = turn_id.as_deref();
                 let segment = active.get_or_insert_with(|| Segment::opened_at(index));
                 if segment.turn_id.is_none() {
-                    segment.turn_id = context.turn_id.as_deref();
+                    segment.turn_id = turn_id;
                 }
-                if segment.accepts_turn(context.turn_id.as_deref()) {
+                if segment.accepts_turn(turn_id) {
                     // Scanning backwards, the oldest matching context of the turn is what the turn
                     // ran with; the newest one is its baseline.
                     segment.turn_context = Some(index);
@@ -135,28 +213,24 @@ pub(super) fn scan_segments(lines: &[LoadedLine]) -> SegmentScan {
                     }
                 }
             }
-            RolloutItem::ResponseItem(item) => {
+            LineFacts::Response { user_turn } => {
                 let segment = active.get_or_insert_with(|| Segment::opened_at(index));
-                segment.counts_as_user_turn |= is_user_turn_boundary(item);
+                segment.counts_as_user_turn |= *user_turn;
             }
-            RolloutItem::Other { line_type, payload } => {
-                if line_type != EVENT_MSG_LINE_TYPE {
-                    continue;
-                }
-                let turn_id = payload.get("turn_id").and_then(Value::as_str);
-                match payload.get("type").and_then(Value::as_str) {
-                    Some(event_types::THREAD_ROLLED_BACK) => {
-                        state.pending_rollback_turns = state
-                            .pending_rollback_turns
-                            .saturating_add(rolled_back_turns(&loaded.line.item).unwrap_or(0));
+            LineFacts::Event { event, turn_id } => {
+                let turn_id = turn_id.as_deref();
+                match event {
+                    EventFact::RolledBack(turns) => {
+                        state.pending_rollback_turns =
+                            state.pending_rollback_turns.saturating_add(*turns);
                     }
-                    Some(event_types::TURN_COMPLETE) => {
+                    EventFact::TurnComplete => {
                         let segment = active.get_or_insert_with(|| Segment::opened_at(index));
                         if segment.turn_id.is_none() {
                             segment.turn_id = turn_id;
                         }
                     }
-                    Some(event_types::TURN_ABORTED) => match active.as_mut() {
+                    EventFact::TurnAborted => match active.as_mut() {
                         Some(segment) => {
                             if segment.turn_id.is_none() {
                                 segment.turn_id = turn_id;
@@ -170,22 +244,22 @@ pub(super) fn scan_segments(lines: &[LoadedLine]) -> SegmentScan {
                             }
                         }
                     },
-                    Some(event_types::USER_MESSAGE) => {
+                    EventFact::UserMessage => {
                         active
                             .get_or_insert_with(|| Segment::opened_at(index))
                             .counts_as_user_turn = true;
                     }
-                    Some(event_types::TURN_STARTED) => {
+                    EventFact::TurnStarted => {
                         if let Some(segment) =
                             active.take_if(|segment| segment.accepts_turn(turn_id))
                         {
                             state.finalize(segment, index);
                         }
                     }
-                    Some(_) | None => {}
+                    EventFact::Other => {}
                 }
             }
-            RolloutItem::SessionMeta(_) | RolloutItem::WorldState(_) => {}
+            LineFacts::WorldState { .. } | LineFacts::Quiet => {}
         }
     }
     if let Some(segment) = active.take() {

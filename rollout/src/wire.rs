@@ -5,9 +5,10 @@
 //! instead of being parsed into a `serde_json::Value` first and converted afterwards. That halves
 //! the work for typed lines, which is what keeps resuming long rollouts fast.
 //!
-//! For a resume, which never looks at most event payloads, [`PayloadDetail::ResumeSummary`] keeps
-//! only what reconstruction reads from `event_msg` lines (`type`, `turn_id`, `num_turns`) and
-//! skips the payloads of other untyped lines without building them.
+//! For a resume or a replay, which never look at most event payloads,
+//! [`PayloadDetail::ResumeSummary`] and [`PayloadDetail::ReplaySummary`] keep only the fields
+//! read from `event_msg` lines and skip the payloads of other untyped lines without building
+//! them.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -31,12 +32,33 @@ use serde_json::Value;
 pub(super) enum PayloadDetail {
     /// Every payload as read, so the line can be written back unchanged.
     Full,
-    /// Only the event fields reconstruction reads; other untyped payloads become `null`.
+    /// Only the event fields a continued thread reads ([`ResumeKeys`]); other untyped payloads
+    /// become `null`.
     ResumeSummary,
+    /// Only the event fields replaying reads ([`ReplayKeys`]); other untyped payloads become
+    /// `null`.
+    ReplaySummary,
 }
 
-/// Event payload keys that reconstruction reads.
-const SUMMARY_KEYS: [&str; 3] = ["type", "turn_id", "num_turns"];
+/// The event payload keys a summary keeps.
+trait SummaryKeys {
+    const KEYS: &'static [&'static str];
+}
+
+/// What replaying the lines reads of an event.
+enum ReplayKeys {}
+
+impl SummaryKeys for ReplayKeys {
+    const KEYS: &'static [&'static str] = &["type", "turn_id", "num_turns"];
+}
+
+/// What a continued thread reads of an event: also a `token_count` event's usage, which it
+/// goes on from.
+enum ResumeKeys {}
+
+impl SummaryKeys for ResumeKeys {
+    const KEYS: &'static [&'static str] = &["type", "turn_id", "num_turns", "info"];
+}
 
 /// Parses one rollout line in one pass; see the module documentation.
 pub(super) fn parse_line(text: &[u8], detail: PayloadDetail) -> serde_json::Result<RolloutLine> {
@@ -118,52 +140,57 @@ fn typed_item<S: PayloadSource, E: de::Error>(
         ("compacted", _) => source.read().map(RolloutItem::Compacted),
         (_, PayloadDetail::Full) => source.read().map(other),
         (EVENT_MSG_LINE_TYPE, PayloadDetail::ResumeSummary) => source
-            .read::<EventSummary>()
+            .read::<EventSummary<ResumeKeys>>()
             .map(|summary| other(summary.0)),
-        (_, PayloadDetail::ResumeSummary) => {
+        (EVENT_MSG_LINE_TYPE, PayloadDetail::ReplaySummary) => source
+            .read::<EventSummary<ReplayKeys>>()
+            .map(|summary| other(summary.0)),
+        (_, PayloadDetail::ResumeSummary | PayloadDetail::ReplaySummary) => {
             source.read::<IgnoredAny>().map(|_| other(Value::Null))
         }
     };
     item.map_err(|error| E::custom(format!("invalid `{line_type}` payload: {error}")))
 }
 
-/// A key of an event payload: one of [`SUMMARY_KEYS`], or one to skip (without allocating).
-enum SummaryKey {
-    Kept(&'static str),
+/// A key of an event payload: one of `K`'s, or one to skip (without allocating).
+enum SummaryKey<K> {
+    Kept(&'static str, PhantomData<K>),
     Skipped,
 }
 
-impl<'de> Deserialize<'de> for SummaryKey {
+impl<'de, K: SummaryKeys> Deserialize<'de> for SummaryKey<K> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct SummaryKeyVisitor;
-        impl Visitor<'_> for SummaryKeyVisitor {
-            type Value = SummaryKey;
+        struct SummaryKeyVisitor<K>(PhantomData<K>);
+        impl<K: SummaryKeys> Visitor<'_> for SummaryKeyVisitor<K> {
+            type Value = SummaryKey<K>;
             fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
                 formatter.write_str("an event payload key")
             }
-            fn visit_str<E: de::Error>(self, key: &str) -> Result<SummaryKey, E> {
-                Ok(SUMMARY_KEYS
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<SummaryKey<K>, E> {
+                Ok(K::KEYS
                     .iter()
                     .find(|kept| **kept == key)
-                    .map_or(SummaryKey::Skipped, |kept| SummaryKey::Kept(kept)))
+                    .map_or(SummaryKey::Skipped, |kept| {
+                        SummaryKey::Kept(kept, PhantomData)
+                    }))
             }
         }
-        deserializer.deserialize_identifier(SummaryKeyVisitor)
+        deserializer.deserialize_identifier(SummaryKeyVisitor(PhantomData))
     }
 }
 
-/// An event payload reduced to [`SUMMARY_KEYS`]; anything that is not an object becomes `null`.
-struct EventSummary(Value);
+/// An event payload reduced to `K`'s keys; anything that is not an object becomes `null`.
+struct EventSummary<K>(Value, PhantomData<K>);
 
-impl<'de> Deserialize<'de> for EventSummary {
+impl<'de, K: SummaryKeys> Deserialize<'de> for EventSummary<K> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer
-            .deserialize_any(EventSummaryVisitor)
-            .map(EventSummary)
+            .deserialize_any(EventSummaryVisitor::<K>(PhantomData))
+            .map(|summary| EventSummary(summary, PhantomData))
     }
 }
 
-struct EventSummaryVisitor;
+struct EventSummaryVisitor<K>(PhantomData<K>);
 
 /// Accepting (and dropping) every non-object payload keeps damage reports identical to a full
 /// read, which accepts any JSON there.
@@ -175,7 +202,7 @@ macro_rules! ignore_scalar {
     };
 }
 
-impl<'de> Visitor<'de> for EventSummaryVisitor {
+impl<'de, K: SummaryKeys> Visitor<'de> for EventSummaryVisitor<K> {
     type Value = Value;
 
     fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -195,9 +222,9 @@ impl<'de> Visitor<'de> for EventSummaryVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut kept = Map::new();
-        while let Some(key) = map.next_key::<SummaryKey>()? {
+        while let Some(key) = map.next_key::<SummaryKey<K>>()? {
             match key {
-                SummaryKey::Kept(name) => {
+                SummaryKey::Kept(name, _) => {
                     kept.insert(name.to_string(), map.next_value()?);
                 }
                 SummaryKey::Skipped => {

@@ -37,12 +37,19 @@ impl LineOrdinals {
     /// Continues the numbering of a loaded rollout: sequential after its highest ordinal when
     /// its lines carry ordinals, omitted otherwise.
     pub fn continuing(loaded: &LoadedRollout) -> Self {
-        match loaded
-            .lines
-            .iter()
-            .filter_map(|loaded| loaded.line.ordinal)
-            .max()
-        {
+        Self::after(
+            loaded
+                .lines
+                .iter()
+                .filter_map(|loaded| loaded.line.ordinal)
+                .max(),
+        )
+    }
+
+    /// Sequential after `last_ordinal` (the highest ordinal a rollout's lines carry), omitted
+    /// when there is none.
+    pub fn after(last_ordinal: Option<u64>) -> Self {
+        match last_ordinal {
             Some(last) => Self::Sequential {
                 next: last.saturating_add(1),
             },

@@ -29,7 +29,7 @@ fn child_meta(parent: &str) -> SessionMeta {
 fn full_history_fork_keeps_the_parent_baseline() {
     let parent = load(&jsonl(&two_turn_rollout()));
     let forked = fork(
-        &parent,
+        parent.clone(),
         child_meta("thread-1"),
         TIMESTAMP,
         ForkPoint::FullHistory,
@@ -68,7 +68,7 @@ fn full_history_fork_keeps_the_parent_baseline() {
 fn fork_before_a_later_user_message_keeps_the_earlier_turn_baseline() {
     let parent = load(&jsonl(&two_turn_rollout()));
     let forked = fork(
-        &parent,
+        parent.clone(),
         child_meta("thread-1"),
         TIMESTAMP,
         ForkPoint::BeforeUserMessage(1),
@@ -97,7 +97,7 @@ fn fork_before_a_later_user_message_keeps_the_earlier_turn_baseline() {
 fn fork_before_the_first_user_message_rebuilds_full_context() {
     let parent = load(&jsonl(&two_turn_rollout()));
     let forked = fork(
-        &parent,
+        parent.clone(),
         child_meta("thread-1"),
         TIMESTAMP,
         ForkPoint::BeforeUserMessage(0),
@@ -113,7 +113,7 @@ fn fork_past_the_last_user_message_keeps_everything_and_counts_rollbacks() {
     let parent = load(&jsonl(&lines));
     // Only one user message survives the rollback, so index 1 is past the end.
     let forked = fork(
-        &parent,
+        parent.clone(),
         child_meta("thread-1"),
         TIMESTAMP,
         ForkPoint::BeforeUserMessage(1),
@@ -134,7 +134,7 @@ fn fork_renumbers_ordinals_of_paginated_rollouts() {
         })
         .collect();
     let forked = fork(
-        &load(&jsonl(&numbered)),
+        load(&jsonl(&numbered)),
         child_meta("thread-1"),
         TIMESTAMP,
         ForkPoint::FullHistory,

@@ -19,6 +19,9 @@ use codex_rollout::RolloutWriter;
 use codex_rollout::parse_rollout;
 use codex_rollout::read_rollout;
 use codex_rollout::rollout_path;
+use codex_utils_progress::Display;
+use codex_utils_progress::Progress;
+use codex_utils_progress::Unit;
 use jiff::Timestamp;
 use pretty_assertions::assert_eq;
 use rollout_support::*;
@@ -144,7 +147,7 @@ fn blank_lines_are_skipped_but_counted() {
 fn missing_file_is_a_read_error_naming_the_path() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("absent.jsonl");
-    let error = read_rollout(&path).expect_err("missing file");
+    let error = read_rollout(&path, None).expect_err("missing file");
     assert!(matches!(error, RolloutError::Read { .. }));
     assert!(error.to_string().contains("absent.jsonl"), "{error}");
 }
@@ -191,7 +194,7 @@ fn writer_appends_whole_lines_that_read_back_equal() {
         .expect("append");
     writer.sync().expect("sync");
 
-    let loaded = read_rollout(writer.path()).expect("read back");
+    let loaded = read_rollout(writer.path(), None).expect("read back");
     assert_eq!(
         loaded
             .lines
@@ -226,14 +229,14 @@ fn resume_appends_after_a_crash_cut_line_without_corrupting_new_lines() {
     )
     .expect("write");
 
-    let before = read_rollout(&path).expect("read");
+    let before = read_rollout(&path, None).expect("read");
     let mut writer =
         RolloutWriter::open_existing(&path, LineOrdinals::continuing(&before)).expect("open");
     writer
         .append(TIMESTAMP, &user_item("after resume"))
         .expect("append");
 
-    let after = read_rollout(&path).expect("read");
+    let after = read_rollout(&path, None).expect("read");
     assert_eq!(line_numbers(&after), vec![1, 2, 4]);
     assert_eq!(after.lines[2].line.item, user_item("after resume"));
     assert_eq!(
@@ -256,7 +259,7 @@ fn ordinals_continue_from_the_loaded_rollout() {
             .to_string()
     };
     fs::write(&path, jsonl(&[numbered(0, "a"), numbered(1, "b")])).expect("write");
-    let loaded = read_rollout(&path).expect("read");
+    let loaded = read_rollout(&path, None).expect("read");
     assert_eq!(
         LineOrdinals::continuing(&loaded),
         LineOrdinals::Sequential { next: 2 }
@@ -268,7 +271,7 @@ fn ordinals_continue_from_the_loaded_rollout() {
     writer
         .append_line(&RolloutLine::new(TIMESTAMP, user_item("d")))
         .expect("append line");
-    let ordinals: Vec<Option<u64>> = read_rollout(&path)
+    let ordinals: Vec<Option<u64>> = read_rollout(&path, None)
         .expect("read")
         .lines
         .iter()
@@ -398,7 +401,11 @@ fn a_file_without_json_lines_is_not_a_rollout() {
     std::fs::write(&prose, "first line\n\nsecond line\nthird line\n").expect("write");
     let errors: Vec<String> = [&binary, &prose]
         .iter()
-        .map(|path| read_rollout(path).expect_err("not a rollout").to_string())
+        .map(|path| {
+            read_rollout(path, None)
+                .expect_err("not a rollout")
+                .to_string()
+        })
         .collect();
     assert_eq!(
         errors,
@@ -440,4 +447,30 @@ fn leading_damage_followed_by_rollout_lines_still_loads() {
         (cut.lines.len(), cut.warnings[0].damage),
         (0, LineDamage::Truncated)
     );
+}
+
+#[test]
+fn every_reader_advances_its_progress_by_the_bytes_it_reads() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("rollout.jsonl");
+    let text = jsonl(&two_turn_rollout());
+    fs::write(&path, &text).expect("write");
+    let counted = |read: &dyn Fn(&Progress)| {
+        let progress = Progress::new(None, Unit::Bytes, "reading", Display::Hidden);
+        read(&progress);
+        progress.position()
+    };
+    let size = text.len() as u64;
+    let positions = [
+        counted(&|progress| {
+            read_rollout(&path, Some(progress)).expect("read");
+        }),
+        counted(&|progress| {
+            codex_rollout::read_rollout_for_replay(&path, Some(progress)).expect("replay");
+        }),
+        counted(&|progress| {
+            codex_rollout::resume_rollout(&path, Some(progress)).expect("resume");
+        }),
+    ];
+    assert_eq!(positions, [size, size, size]);
 }

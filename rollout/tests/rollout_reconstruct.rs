@@ -363,9 +363,82 @@ fn resume_rollout_agrees_with_read_then_reconstruct() {
     let path = dir.path().join("rollout.jsonl");
     std::fs::write(&path, &text).expect("write");
 
-    let loaded = codex_rollout::read_rollout(&path).expect("read");
-    let resumed = codex_rollout::resume_rollout(&path).expect("resume");
+    let loaded = codex_rollout::read_rollout(&path, None).expect("read");
+    let resumed = codex_rollout::resume_rollout(&path, None).expect("resume");
     assert_eq!(resumed.session, reconstruct(&loaded));
     assert_eq!(resumed.warnings, loaded.warnings);
     assert_eq!(resumed.warnings.len(), 1);
+}
+
+/// Turn `t3` of `two_turn_rollout` plus a compaction inside it, then turn `t4`, then `tail`.
+fn compacted_rollout(tail: &[String]) -> Vec<String> {
+    let mut lines = vec![world_patch(json!({"orphan": true}))];
+    lines.extend(two_turn_rollout());
+    let mut third = user_turn("t3", "gpt-5.2", &[], "third question", "third answer");
+    let done = third.pop().expect("task_complete");
+    third.extend([
+        compacted(
+            "summary",
+            Some(vec![
+                message_item("user", "third question"),
+                message_item("user", "summary"),
+            ]),
+        ),
+        world_full(json!({"model": "gpt-5.2"})),
+        turn_context("t3", "gpt-5.2"),
+        done,
+    ]);
+    lines.extend(third);
+    lines.extend(user_turn(
+        "t4",
+        "gpt-5.2",
+        &[world_patch(json!({"model": "gpt-5.4"}))],
+        "fourth question",
+        "fourth answer",
+    ));
+    lines.extend(tail.iter().cloned());
+    lines
+}
+
+#[test]
+fn streaming_resume_agrees_with_read_then_reconstruct_around_compactions() {
+    let cases = [
+        ("compaction kept", compacted_rollout(&[])),
+        (
+            "rollback to the compaction's turn",
+            compacted_rollout(&[rolled_back(1)]),
+        ),
+        // Undoing the compaction's turn needs the lines before it: they are read again.
+        (
+            "rollback past the compaction",
+            compacted_rollout(&[rolled_back(2)]),
+        ),
+        (
+            "rollback past the compaction, then a turn",
+            compacted_rollout(
+                &[
+                    vec![rolled_back(3)],
+                    user_turn("t5", "gpt-5.4", &[], "fifth question", "fifth answer"),
+                ]
+                .concat(),
+            ),
+        ),
+    ];
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, lines) in cases {
+        let path = dir.path().join("rollout.jsonl");
+        std::fs::write(&path, jsonl(&lines)).expect("write");
+        let loaded = codex_rollout::read_rollout(&path, None).expect("read");
+        let resumed = codex_rollout::resume_rollout(&path, None).expect("resume");
+        let expected = codex_rollout::ResumedRollout {
+            warnings: loaded.warnings.clone(),
+            ..codex_rollout::ResumedRollout::of_lines(&loaded.lines)
+        };
+        assert_eq!(resumed, expected, "{name}");
+        assert_eq!(
+            resumed.session.warnings,
+            vec![ReconstructWarning::PatchWithoutBase { line_number: 1 }],
+            "{name}"
+        );
+    }
 }

@@ -172,7 +172,7 @@ fn every_upstream_rollout_loads_and_resumes() {
         {
             rollouts += 1;
             let name = format!("{}/{}", file_name(&folder), file_name(&path));
-            let loaded = read_rollout(&path).expect("readable");
+            let loaded = read_rollout(&path, None).expect("readable");
             assert_eq!(loaded.warnings, Vec::new(), "{name}");
             let text = fs::read_to_string(&path).expect("rollout");
             let reference: Vec<RolloutLine> = text
@@ -191,7 +191,7 @@ fn every_upstream_rollout_loads_and_resumes() {
 
             let session = reconstruct(&loaded);
             assert_eq!(session.warnings, Vec::new(), "{name}");
-            let resumed = resume_rollout(&path).expect("resume");
+            let resumed = resume_rollout(&path, None).expect("resume");
             assert_eq!(resumed.session, session, "{name}: resume path agrees");
             assert_eq!(resumed.warnings, Vec::new(), "{name}");
             assert!(session.session_meta.is_some(), "{name}");
@@ -319,7 +319,7 @@ fn snapshot_rollouts(folder: &str) -> Vec<(String, String)> {
         .into_iter()
         .filter(|path| file_name(path).starts_with("rollout-"))
         .map(|path| {
-            let session = reconstruct(&read_rollout(&path).expect("read"));
+            let session = reconstruct(&read_rollout(&path, None).expect("read"));
             (file_name(&path), summary(&session))
         })
         .collect()
@@ -388,7 +388,7 @@ fn upstream_rollout_fields_survive_the_writer() {
         .into_iter()
         .find(|path| file_name(path).starts_with("rollout-"))
         .expect("rollout");
-    let loaded = read_rollout(&path).expect("read");
+    let loaded = read_rollout(&path, None).expect("read");
     let home = tempfile::tempdir().expect("tempdir");
     let out = home.path().join("copy.jsonl");
     fs::write(&out, "").expect("create");

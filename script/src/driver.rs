@@ -28,20 +28,16 @@ use codex_models_manager::ModelCatalog;
 use codex_models_manager::ReleaseCatalogs;
 use codex_prompts::TemplateSet;
 use codex_protocol::BaseInstructions;
-use codex_protocol::RolloutItem;
 use codex_protocol::SessionMeta;
 use codex_protocol::rollout::RolloutLine;
-use codex_protocol::rollout::TOKEN_COUNT_EVENT_TYPE;
 use codex_protocol::rollout::TokenUsageInfo;
 use codex_release::CodexRelease;
 use codex_rollout::ForkPoint;
-use codex_rollout::HistorySequence;
-use codex_rollout::LoadedLine;
 use codex_rollout::LoadedRollout;
 use codex_rollout::ReconstructWarning;
-use codex_rollout::ReconstructedSession;
+use codex_rollout::ResumedRollout;
+use codex_rollout::RolloutDigest;
 use codex_rollout::fork;
-use codex_rollout::reconstruct;
 
 use super::CodexHome;
 use super::ScriptError;
@@ -232,75 +228,82 @@ impl<'env> ScriptedSession<'env> {
 
     /// Continues the thread `rollout` holds, writing new lines to `sink` (which should append
     /// to that rollout, or keep them in memory). `config` is the next turn's configuration.
+    /// The reconstructed history is moved into the session.
     pub fn resume(
         env: &'env SessionEnvironment,
-        rollout: &LoadedRollout,
+        rollout: ResumedRollout,
         config: &Config,
         sink: ScriptSink,
         mode: ContextMode,
     ) -> Result<Self, ScriptError> {
         let ids = identity_stream(config)?;
-        let reconstructed = reconstruct(rollout);
         let drawn = ids.draw_turn_ids();
         let drawn = env.assembler(config).turn_context(
             config,
             &drawn.identity,
             drawn.turn_id,
-            reconstructed.base_instructions.as_ref(),
+            rollout.session.base_instructions.as_ref(),
             AgentsMd::Omitted,
         )?;
-        let mut session =
-            Self::continue_from(env, ids, drawn, &rollout.lines, reconstructed, sink, mode)?;
+        let mut session = Self::continue_from(env, ids, drawn, rollout, sink, mode)?;
         session.history_initialization = HistoryInitialization::ColdResume;
-        session.earlier_lines = rollout
-            .lines
-            .iter()
-            .map(|loaded| loaded.line.clone())
-            .collect();
         Ok(session)
     }
 
-    /// A new thread branching off `parent` at `point`: its `session_meta` and the copied parent
-    /// lines go to `sink` first.
+    /// A new thread branching off `parent` at `point`: its `session_meta` and the parent's
+    /// lines (moved, not copied) go to `sink` first.
     pub fn fork(
         env: &'env SessionEnvironment,
-        parent: &LoadedRollout,
+        parent: LoadedRollout,
         point: ForkPoint,
         config: &Config,
         mut sink: ScriptSink,
         mode: ContextMode,
     ) -> Result<Self, ScriptError> {
         let ids = identity_stream(config)?;
-        let parent_meta = first_session_meta(parent);
-        let recorded = parent_meta.and_then(|meta| meta.base_instructions.as_ref());
+        let parent_meta = first_session_meta(&parent);
+        let recorded = parent_meta.and_then(|meta| meta.base_instructions.clone());
+        let parent_id = parent_meta.map(|meta| meta.id.clone());
         let drawn = ids.draw_turn_ids();
         let identity = drawn.identity;
         let drawn = env.assembler(config).turn_context(
             config,
             &identity,
             drawn.turn_id,
-            recorded,
+            recorded.as_ref(),
             AgentsMd::Omitted,
         )?;
-        let base_instructions = recorded
-            .cloned()
-            .unwrap_or_else(|| drawn.base_instructions.instructions().clone());
-        let parent_id = parent_meta.map(|meta| meta.id.as_str());
-        let meta = thread_meta(&identity, config, &base_instructions, &ids, parent_id);
+        let base_instructions =
+            recorded.unwrap_or_else(|| drawn.base_instructions.instructions().clone());
+        let meta = thread_meta(
+            &identity,
+            config,
+            &base_instructions,
+            &ids,
+            parent_id.as_deref(),
+        );
         let forked = fork(parent, meta, &ids.rollout_timestamp(), point);
-        for loaded in &forked.rollout.lines {
-            codex_core::RolloutSink::append(&mut sink, loaded.line.clone())
+        let digest = RolloutDigest::of(&forked.rollout.lines);
+        for loaded in forked.rollout.lines {
+            codex_core::RolloutSink::append(&mut sink, loaded.line)
                 .map_err(|error| ScriptError::Session(codex_core::SessionError::Rollout(error)))?;
         }
-        Self::continue_from(
-            env,
-            ids,
-            drawn,
-            &forked.rollout.lines,
-            forked.session,
-            sink,
-            mode,
-        )
+        let resumed = ResumedRollout {
+            session: forked.session,
+            warnings: Vec::new(),
+            digest,
+        };
+        Self::continue_from(env, ids, drawn, resumed, sink, mode)
+    }
+
+    /// Keeps `rollout`'s lines (what this session was resumed from) for a later
+    /// [`ScriptedSession::reload`], which re-reads them with the lines the sink holds.
+    pub(crate) fn keep_earlier_lines(&mut self, rollout: &LoadedRollout) {
+        self.earlier_lines = rollout
+            .lines
+            .iter()
+            .map(|loaded| loaded.line.clone())
+            .collect();
     }
 
     /// The session rebuilt from the lines it wrote so far, as a later `resume` would see them;
@@ -317,7 +320,9 @@ impl<'env> ScriptedSession<'env> {
             text.push(b'\n');
         }
         let loaded = codex_rollout::parse_rollout(text.as_slice()).map_err(ScriptError::Reload)?;
-        let mut session = Self::resume(env, &loaded, config, sink, mode)?;
+        let resumed = ResumedRollout::of_lines(&loaded.lines);
+        drop(loaded);
+        let mut session = Self::resume(env, resumed, config, sink, mode)?;
         session.earlier_lines = earlier_lines;
         Ok(session)
     }
@@ -326,11 +331,16 @@ impl<'env> ScriptedSession<'env> {
         env: &'env SessionEnvironment,
         ids: Arc<IdGenerator>,
         drawn: TurnContext,
-        lines: &[LoadedLine],
-        reconstructed: ReconstructedSession,
+        resumed: ResumedRollout,
         sink: ScriptSink,
         mode: ContextMode,
     ) -> Result<Self, ScriptError> {
+        let last_settings = last_turn_context(&resumed).cloned();
+        let ResumedRollout {
+            session: reconstructed,
+            digest,
+            ..
+        } = resumed;
         if reconstructed
             .warnings
             .contains(&ReconstructWarning::MissingSessionMeta)
@@ -340,7 +350,7 @@ impl<'env> ScriptedSession<'env> {
                 ReconstructWarning::MissingSessionMeta
             );
         }
-        report_unread_line_types(lines);
+        report_unread_line_types(&digest);
         let meta = reconstructed.session_meta.as_ref();
         let identity = ThreadIdentity {
             thread_id: meta.map_or(drawn.thread_id, |meta| meta.id.clone()),
@@ -353,18 +363,14 @@ impl<'env> ScriptedSession<'env> {
             .base_instructions
             .clone()
             .unwrap_or_else(|| drawn.base_instructions.instructions().clone());
-        let last_settings = last_turn_context(&reconstructed, lines);
         let previous_turn = reconstructed
             .previous_turn_settings
             .as_ref()
             .map(|settings| PreviousTurnSettings {
                 model: settings.model.clone(),
-                personality: last_settings.and_then(|item| item.personality),
+                personality: last_settings.as_ref().and_then(|item| item.personality),
             });
-        let turns_started = lines
-            .iter()
-            .filter(|loaded| loaded.line.item.event_msg_type() == Some("task_started"))
-            .count();
+        let turns_started = digest.turns_started;
         // The recorded model's entry, when the next turn runs another one, re-derives the
         // recorded world state. The look-up stays quiet: for a model the catalog does not know
         // the fallback entry has no catalog texts, which is all the re-derivation reads.
@@ -414,24 +420,11 @@ impl<'env> ScriptedSession<'env> {
             },
             sink,
         );
-        session.continue_history_sequence(HistorySequence::of_lines(
-            lines.iter().map(|loaded| &loaded.line),
-        ));
+        session.continue_history_sequence(digest.history_sequence);
         let events = EventState::resumed(session.world_state_baseline());
-        let token_usage = lines
-            .iter()
-            .rev()
-            .find(|loaded| loaded.line.item.event_msg_type() == Some(TOKEN_COUNT_EVENT_TYPE))
-            .and_then(|loaded| match &loaded.line.item {
-                RolloutItem::Other { payload, .. } => {
-                    serde_json::from_value(payload.get("info")?.clone()).ok()
-                }
-                RolloutItem::SessionMeta(_)
-                | RolloutItem::ResponseItem(_)
-                | RolloutItem::TurnContext(_)
-                | RolloutItem::WorldState(_)
-                | RolloutItem::Compacted(_) => None,
-            });
+        let token_usage = digest
+            .newest_token_usage
+            .and_then(|info| serde_json::from_value(info).ok());
         Ok(Self {
             env,
             session,

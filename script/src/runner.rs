@@ -2,6 +2,7 @@
 
 use codex_protocol::RolloutLine;
 use codex_rollout::LoadedRollout;
+use codex_rollout::ResumedRollout;
 
 use super::ContextMode;
 use super::RequestSink;
@@ -104,7 +105,16 @@ pub fn play_script(
                 ScriptedSession::start(env, &config, sink, mode)?
             }
             (RunState::Pending(sink), ScriptStart::Resume { rollout, .. }) => {
-                ScriptedSession::resume(env, rollout, &config, sink, mode)?
+                let mut session = ScriptedSession::resume(
+                    env,
+                    ResumedRollout::of_lines(&rollout.lines),
+                    &config,
+                    sink,
+                    mode,
+                )?;
+                // A later turn may reload the thread: it re-reads these lines too.
+                session.keep_earlier_lines(rollout);
+                session
             }
         };
         for operation in &turn.set {

@@ -7,7 +7,6 @@ use codex_core::RolloutSink;
 use codex_core::RolloutSinkError;
 use codex_protocol::RolloutLine;
 use codex_rollout::LineOrdinals;
-use codex_rollout::LoadedRollout;
 use codex_rollout::RolloutError;
 use codex_rollout::RolloutWriter;
 use codex_utils_fs::Existing;
@@ -40,15 +39,12 @@ impl ScriptSink {
         })
     }
 
-    /// Appends to the existing rollout `path` that `loaded` was read from, continuing its line
-    /// numbering.
-    pub fn append_to_file(path: &Path, loaded: &LoadedRollout) -> Result<Self, RolloutError> {
+    /// Appends to the existing rollout `path`, continuing its line numbering as `ordinals`
+    /// says ([`LineOrdinals::after`] its highest ordinal).
+    pub fn append_to_file(path: &Path, ordinals: LineOrdinals) -> Result<Self, RolloutError> {
         Ok(Self {
             lines: Vec::new(),
-            file: Some(RolloutWriter::open_existing(
-                path,
-                LineOrdinals::continuing(loaded),
-            )?),
+            file: Some(RolloutWriter::open_existing(path, ordinals)?),
         })
     }
 

@@ -1,7 +1,6 @@
 //! Thread-level pieces of a scripted session: the reproducible id streams, the `session_meta`
 //! a rollout opens with, and the settings a rollout last recorded.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use codex_config::Config;
@@ -10,18 +9,12 @@ use codex_protocol::SessionMeta;
 use codex_protocol::TurnContextItem;
 use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
 use codex_protocol::rollout::RolloutItem;
-use codex_rollout::ForkPoint;
-use codex_rollout::LoadedLine;
 use codex_rollout::LoadedRollout;
-use codex_rollout::ReconstructedSession;
-use codex_rollout::fork;
+use codex_rollout::ResumedRollout;
+use codex_rollout::RolloutDigest;
 
 use super::ScriptError;
 use super::SettingsLayer;
-use codex_core::MetaWriter;
-use codex_core::NewThreadMeta;
-use codex_core::ThreadIdentity;
-use codex_core::new_thread_meta;
 use codex_core::seeded_clock_start;
 
 /// Line types besides the typed ones that rollouts carry and resuming reads or may skip.
@@ -47,55 +40,21 @@ pub(super) fn first_session_meta(rollout: &LoadedRollout) -> Option<&SessionMeta
 
 /// The settings the thread last ran with: the reference turn context, else (after a
 /// compaction cleared it) the newest `turn_context` line.
-pub(super) fn last_turn_context<'a>(
-    reconstructed: &'a ReconstructedSession,
-    lines: &'a [LoadedLine],
-) -> Option<&'a TurnContextItem> {
-    reconstructed.reference_context_item.as_ref().or_else(|| {
-        lines
-            .iter()
-            .rev()
-            .find_map(|loaded| match &loaded.line.item {
-                RolloutItem::TurnContext(item) => Some(item.as_ref()),
-                RolloutItem::SessionMeta(_)
-                | RolloutItem::ResponseItem(_)
-                | RolloutItem::WorldState(_)
-                | RolloutItem::Compacted(_)
-                | RolloutItem::Other { .. } => None,
-            })
-    })
+pub(super) fn last_turn_context(resumed: &ResumedRollout) -> Option<&TurnContextItem> {
+    resumed
+        .session
+        .reference_context_item
+        .as_ref()
+        .or(resumed.digest.newest_turn_context.as_ref())
 }
 
-/// The settings a thread resumed (or forked at `point`) from `rollout` continues with by
-/// default, as a settings layer named `origin`; empty when no turn recorded any.
+/// The settings a thread resumed from `resumed` (or forked where its lines end) continues with
+/// by default, as a settings layer named `origin`; empty when no turn recorded any.
 pub fn recorded_settings(
-    rollout: &LoadedRollout,
-    point: ForkPoint,
+    resumed: &ResumedRollout,
     origin: &str,
 ) -> Result<SettingsLayer, ScriptError> {
-    // Only the kept lines matter here; the child's own `session_meta` is a stand-in.
-    let stand_in = ThreadIdentity {
-        thread_id: String::new(),
-        installation_id: String::new(),
-        window_id: String::new(),
-    };
-    let meta = new_thread_meta(NewThreadMeta {
-        identity: &stand_in,
-        cwd: PathBuf::new(),
-        model_provider: None,
-        base_instructions: None,
-        timestamp: String::new(),
-        forked_from: None,
-        writer: MetaWriter::Script,
-        git: None,
-        release: codex_release::CodexRelease::REFERENCE,
-    });
-    // The session reports what it cannot use when it is resumed; this look-ahead stays quiet.
-    let view =
-        tracing::subscriber::with_default(tracing::subscriber::NoSubscriber::default(), || {
-            fork(rollout, meta, "", point)
-        });
-    match last_turn_context(&view.session, &view.rollout.lines) {
+    match last_turn_context(resumed) {
         Some(item) => SettingsLayer::recorded(origin, item),
         None => Ok(SettingsLayer::empty(origin)),
     }
@@ -143,26 +102,16 @@ pub(super) fn seed_stream(
 
 /// Warns once per line type the rollout holds that no reader here knows: such lines are kept in
 /// the file but play no part in the resumed session.
-pub(super) fn report_unread_line_types(lines: &[LoadedLine]) {
-    let mut seen: Vec<(&str, usize, usize)> = Vec::new();
-    for loaded in lines {
-        let RolloutItem::Other { line_type, .. } = &loaded.line.item else {
-            continue;
-        };
-        if KNOWN_UNTYPED_LINE_TYPES.contains(&line_type.as_str()) {
+pub(super) fn report_unread_line_types(digest: &RolloutDigest) {
+    for seen in &digest.untyped_line_types {
+        if KNOWN_UNTYPED_LINE_TYPES.contains(&seen.line_type.as_str()) {
             continue;
         }
-        match seen
-            .iter_mut()
-            .find(|(seen_type, _, _)| seen_type == line_type)
-        {
-            Some((_, _, count)) => *count += 1,
-            None => seen.push((line_type, loaded.line_number, 1)),
-        }
-    }
-    for (line_type, first_line, count) in seen {
         tracing::warn!(
-            "rollout line {first_line}: unknown line type `{line_type}` kept but ignored ({count} in all)"
+            "rollout line {}: unknown line type `{}` kept but ignored ({} in all)",
+            seen.first_line,
+            seen.line_type,
+            seen.count
         );
     }
 }

@@ -19,6 +19,7 @@ use codex_utils_fs::write_atomic;
 
 use super::inspect_dir;
 use super::inspect_dir::DirFormat;
+use super::session::reading_progress;
 use crate::catalog::CatalogArgs;
 use crate::output::Replacing;
 use crate::output::check_output;
@@ -124,6 +125,12 @@ pub fn run(args: &InspectArgs) -> anyhow::Result<Inspected> {
             exit_code,
         });
     }
+    // One file: a byte bar while it is read (a folder has a bar over its files instead).
+    let progress = reading_progress(&args.rollout);
+    let options = InspectOptions {
+        progress: Some(&progress),
+        ..options
+    };
     let cannot_inspect = || format!("cannot inspect {}", args.rollout.display());
     let inspection = || inspect_file(&args.rollout, &options).with_context(cannot_inspect);
     let report = match args.format {
@@ -141,6 +148,7 @@ pub fn run(args: &InspectArgs) -> anyhow::Result<Inspected> {
             rows
         }
     };
+    progress.finish();
     let output = match &args.out {
         Some(path) => {
             write_atomic(path, report.as_bytes(), replacing.existing())

@@ -1,6 +1,7 @@
 //! `codex-context session run|resume|fork`: play a scripted session, or print the request a
 //! resumed or forked thread sends next.
 
+use std::path::Path;
 use std::path::PathBuf;
 
 use anyhow::Context as _;
@@ -13,9 +14,15 @@ use codex_inspect::render_request_stats;
 use codex_inspect::request_stats;
 use codex_prompts::TemplateSet;
 use codex_release::CodexRelease;
+use codex_release::RolloutEvidence;
+use codex_release::detect_release;
 use codex_rollout::ForkPoint;
+use codex_rollout::LineOrdinals;
+use codex_rollout::ResumedRollout;
 use codex_rollout::read_rollout;
-use codex_rollout::release_of_lines;
+use codex_rollout::read_rollout_for_replay;
+use codex_rollout::release_evidence;
+use codex_rollout::resume_rollout;
 use codex_script::AssistantReply;
 use codex_script::CodexHome;
 use codex_script::ContextMode;
@@ -37,6 +44,9 @@ use codex_script::load_continued_config;
 use codex_script::play_script;
 use codex_script::recorded_settings;
 use codex_script::render_requests_layout;
+use codex_utils_progress::Display;
+use codex_utils_progress::Progress;
+use codex_utils_progress::Unit;
 
 use super::request::parse_surface;
 use super::request::warn_if_over_context_window;
@@ -334,13 +344,18 @@ impl<W: std::io::Write> RequestSink for RunOutput<W> {
 }
 
 fn resume(args: &ResumeArgs) -> anyhow::Result<String> {
-    let loaded = read_rollout(&args.rollout)?;
-    let (env, config) = next_turn_config(&args.next, &loaded, ForkPoint::FullHistory)?;
+    let progress = reading_progress(&args.rollout);
+    let resumed = resume_rollout(&args.rollout, Some(&progress))?;
+    progress.finish();
+    let (env, config) = next_turn_config(&args.next, &resumed, &resumed.digest.release)?;
     let sink = match args.write {
-        true => ScriptSink::append_to_file(&args.rollout, &loaded)?,
+        true => ScriptSink::append_to_file(
+            &args.rollout,
+            LineOrdinals::after(resumed.digest.last_ordinal),
+        )?,
         false => ScriptSink::memory(),
     };
-    let mut session = ScriptedSession::resume(&env, &loaded, &config, sink, ContextMode::Diffs)?;
+    let mut session = ScriptedSession::resume(&env, resumed, &config, sink, ContextMode::Diffs)?;
     // As `codex exec resume` does, the resumed step opens by recording the settings it runs with.
     session.announce_settings_on_next_turn();
     let request = session.run_turn(&config, &next_turn(&args.next), &mut ScriptedReplies)?;
@@ -349,11 +364,27 @@ fn resume(args: &ResumeArgs) -> anyhow::Result<String> {
 }
 
 fn fork(args: &ForkArgs) -> anyhow::Result<String> {
-    let parent = read_rollout(&args.rollout)?;
+    let progress = reading_progress(&args.rollout);
+    // Event payloads (and the token usage they carry, which only the child's own token_count
+    // lines repeat) matter only when the child's lines are written.
+    let parent = match &args.write {
+        Some(_) => read_rollout(&args.rollout, Some(&progress))?,
+        None => read_rollout_for_replay(&args.rollout, Some(&progress))?,
+    };
+    progress.finish();
     let point = args
         .truncate_before_turn
         .map_or(ForkPoint::FullHistory, ForkPoint::BeforeUserMessage);
-    let (env, config) = next_turn_config(&args.next, &parent, point)?;
+    // What the child continues with: the parent's lines up to the fork point. The session
+    // reports what it cannot use when it is forked; this look-ahead stays quiet.
+    let kept = &parent.lines[..point.kept_lines(&parent.lines)];
+    let view =
+        tracing::subscriber::with_default(tracing::subscriber::NoSubscriber::default(), || {
+            ResumedRollout::of_lines(kept)
+        });
+    let evidence = release_evidence(parent.lines.iter().map(|loaded| &loaded.line));
+    let (env, config) = next_turn_config(&args.next, &view, &evidence)?;
+    drop(view);
     let sink = match &args.write {
         Some(path) => {
             let mut inputs = vec![("the parent rollout", args.rollout.as_path())];
@@ -371,10 +402,22 @@ fn fork(args: &ForkArgs) -> anyhow::Result<String> {
         None => ScriptSink::memory(),
     };
     let mut session =
-        ScriptedSession::fork(&env, &parent, point, &config, sink, ContextMode::Diffs)?;
+        ScriptedSession::fork(&env, parent, point, &config, sink, ContextMode::Diffs)?;
     let request = session.run_turn(&config, &next_turn(&args.next), &mut ScriptedReplies)?;
     session.into_sink().finish()?;
     render_next_request(args.next.format, request)
+}
+
+/// A bar counting the bytes of `rollout` read, drawn on a terminal once reading has taken a
+/// second.
+pub(crate) fn reading_progress(rollout: &Path) -> Progress {
+    let total = std::fs::metadata(rollout).ok().map(|meta| meta.len());
+    Progress::new(
+        total,
+        Unit::Bytes,
+        "reading the rollout",
+        Display::StderrIfTerminal,
+    )
 }
 
 /// Templates, catalog, CODEX_HOME and process environment; `current_dir` replaces the
@@ -408,15 +451,16 @@ pub(crate) fn environment(
     })
 }
 
-/// The environment and the next turn's configuration: the settings `rollout` recorded up to
-/// `point`, then `--set`.
+/// The environment and the next turn's configuration: the settings `recorded` (a rollout, up to
+/// the fork point) last ran with, then `--set`; the release is `--codex-version`, else the one
+/// `evidence` names.
 fn next_turn_config(
     next: &NextTurnArgs,
-    rollout: &codex_rollout::LoadedRollout,
-    point: ForkPoint,
+    recorded: &ResumedRollout,
+    evidence: &RolloutEvidence,
 ) -> anyhow::Result<(SessionEnvironment, codex_config::Config)> {
     let env = environment(&next.options, None, None)?;
-    let recorded = recorded_settings(rollout, point, "recorded turn_context")?;
+    let recorded = recorded_settings(recorded, "recorded turn_context")?;
     let base_dir = env.config_env.current_dir.clone().unwrap_or_default();
     let cwd = match &next.cwd {
         Some(dir) => {
@@ -436,8 +480,9 @@ fn next_turn_config(
     // The release: `--codex-version`, else the one that wrote the rollout.
     let release = match next.options.codex_version {
         Some(release) => Some((release, "--codex-version".to_string())),
-        None => release_of_lines(rollout.lines.iter().map(|loaded| &loaded.line))
-            .map(|(release, why)| (release, format!("the rollout ({why})"))),
+        None => {
+            detect_release(evidence).map(|(release, why)| (release, format!("the rollout ({why})")))
+        }
     };
     let release_layer = match &release {
         Some((release, origin)) => SettingsLayer::release(origin.as_str(), *release),

@@ -283,7 +283,7 @@ fn send_streams_the_answer_and_records_a_resumable_rollout() {
 
     // It reads back without damage and rebuilds the history the endpoint saw, followed by the
     // answer with the server's id.
-    let loaded = read_rollout(&rollout).expect("rollout loads");
+    let loaded = read_rollout(&rollout, None).expect("rollout loads");
     assert_eq!(loaded.warnings, Vec::new());
     let token_count = loaded
         .items()

@@ -146,7 +146,7 @@ fn live_session_turns_without_a_reply_are_answered_by_the_endpoint() {
     );
 
     // The rollout holds both answers and resumes cleanly.
-    let loaded = read_rollout(&rollout).expect("rollout loads");
+    let loaded = read_rollout(&rollout, None).expect("rollout loads");
     assert_eq!(loaded.warnings, Vec::new());
     let session = reconstruct(&loaded);
     assert_eq!(session.warnings, Vec::new());

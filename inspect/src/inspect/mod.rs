@@ -48,6 +48,7 @@ use codex_release::CodexRelease;
 use codex_rollout::LoadedRollout;
 use codex_rollout::read_rollout_for_replay;
 use codex_rollout::release_of_lines;
+use codex_utils_progress::Progress;
 
 pub use error::InspectError;
 pub use html::render_html;
@@ -97,6 +98,8 @@ pub struct InspectOptions<'a> {
     pub provider: Option<ModelProviderKind>,
     /// Overrides the release detected from the rollout (`--codex-version`).
     pub release: Option<CodexRelease>,
+    /// Advanced by the bytes of the file [`inspect_file`] reads.
+    pub progress: Option<&'a Progress>,
 }
 
 /// The catalog an inspection resolves models with.
@@ -115,6 +118,7 @@ impl<'a> InspectOptions<'a> {
             catalogs: InspectCatalogs::One(catalog),
             provider: None,
             release: None,
+            progress: None,
         }
     }
 
@@ -124,6 +128,7 @@ impl<'a> InspectOptions<'a> {
             catalogs: InspectCatalogs::ByRelease(catalogs),
             provider: None,
             release: None,
+            progress: None,
         }
     }
 
@@ -257,7 +262,7 @@ pub fn inspect_rollout(
 /// Reads the rollout at `path` (tolerantly; event payloads only as far as replaying needs them)
 /// and inspects it.
 pub fn inspect_file(path: &Path, options: &InspectOptions<'_>) -> Result<Inspection, InspectError> {
-    let loaded = read_rollout_for_replay(path)?;
+    let loaded = read_rollout_for_replay(path, options.progress)?;
     let facts = thread_facts(&loaded, options);
     let lines = loaded.lines.len();
     // The file's lines are not needed afterwards: history takes its items instead of copies.

@@ -136,7 +136,8 @@ fn compare_scenario(
     let capture = fixtures.join("captures").join(name);
     let mut theirs = load_compare_input(&capture, &codex_inspect::InspectOptions::new(catalog))
         .map_err(|error| error.to_string())?;
-    theirs.rollout = Some(read_rollout(&captured_rollout(&capture)?).map_err(|e| e.to_string())?);
+    theirs.rollout =
+        Some(read_rollout(&captured_rollout(&capture)?, None).map_err(|e| e.to_string())?);
     let report = compare_inputs(&ours, &theirs, ProseMode::Ignore);
     let (requests, rollout): (Vec<Difference>, Vec<Difference>) = report
         .differences
