@@ -51,6 +51,24 @@ fn o200k() -> Option<&'static CoreBPE> {
         .as_ref()
 }
 
+/// Loads the o200k vocabulary on a thread of its own, so that a command which will count tokens
+/// after reading its input (resume, fork, inspect) does not wait the quarter of a second loading
+/// takes: the first count waits only for what is left of it. Calling it again does nothing.
+pub fn load_tokenizer_in_background() {
+    if O200K.get().is_some() {
+        return;
+    }
+    let spawned = std::thread::Builder::new()
+        .name("o200k-load".to_string())
+        .spawn(|| {
+            o200k();
+        });
+    if let Err(error) = spawned {
+        // The vocabulary then loads on first use, as without this call.
+        tracing::debug!("the o200k vocabulary is not loaded ahead: {error}");
+    }
+}
+
 /// The number of o200k tokens in `text`, as the model will see it (special-token spellings
 /// count as ordinary text). Falls back to the byte length, an upper bound, if the vocabulary
 /// cannot be loaded.

@@ -10,6 +10,7 @@ use codex_protocol::rollout::RolloutItem;
 use codex_protocol::rollout::RolloutLine;
 use codex_utils_fs::open_regular;
 use codex_utils_progress::Progress;
+use rayon::prelude::*;
 use serde_json::error::Category;
 
 use super::RolloutError;
@@ -18,6 +19,9 @@ use super::wire::parse_line;
 
 /// Large enough that a typical rollout line is read with one buffer refill.
 const READ_BUFFER_BYTES: usize = 256 * 1024;
+
+/// Lines are parsed in batches of about this many bytes (a longer line is a batch of its own).
+const BATCH_BYTES: usize = 1024 * 1024;
 
 /// A file none of whose first this many lines is JSON is not a rollout: it is refused with one
 /// error instead of one warning per line.
@@ -200,48 +204,71 @@ impl<R: Read> Read for CountingReader<'_, R> {
 /// none of the first [`JSON_PROBE_LINES`] lines (or of a shorter file's lines) is JSON, the
 /// input is not a rollout and one [`NotARollout`] replaces them. A lone cut-short last line
 /// still loads as a warning: that is a rollout whose writer stopped in its first line.
+///
+/// Lines are read in batches of about [`BATCH_BYTES`] and the lines of a batch are parsed in
+/// parallel; `visit` and the warnings still see them one by one in file order, so the result is
+/// the same as a line-by-line pass, and memory holds one batch beyond what `visit` keeps.
 fn read_lines(
     mut reader: impl BufRead,
     detail: PayloadDetail,
     mut visit: impl FnMut(LoadedLine),
 ) -> Result<Vec<RolloutWarning>, ParseFailure> {
     let mut warnings = Vec::new();
-    let mut buffer = Vec::new();
+    let mut batch = Vec::new();
+    let mut ends: Vec<usize> = Vec::new();
     let mut line_number = 0;
     let mut held: Vec<RolloutWarning> = Vec::new();
     let mut json_seen = false;
-    loop {
-        buffer.clear();
-        if reader.read_until(b'\n', &mut buffer)? == 0 {
-            break;
+    let mut at_end = false;
+    while !at_end {
+        batch.clear();
+        ends.clear();
+        while batch.len() < BATCH_BYTES {
+            if reader.read_until(b'\n', &mut batch)? == 0 {
+                at_end = true;
+                break;
+            }
+            ends.push(batch.len());
         }
-        line_number += 1;
-        let text = buffer.trim_ascii();
-        if !text.is_empty() {
-            match parse_line(text, detail) {
-                Ok(line) => {
+        let starts = std::iter::once(0).chain(ends.iter().copied());
+        let lines: Vec<&[u8]> = starts
+            .zip(&ends)
+            .map(|(start, &end)| &batch[start..end])
+            .collect();
+        let parsed: Vec<Option<Result<RolloutLine, serde_json::Error>>> = lines
+            .par_iter()
+            .map(|raw| {
+                let text = raw.trim_ascii();
+                (!text.is_empty()).then(|| parse_line(text, detail))
+            })
+            .collect();
+        for (raw, parsed) in lines.iter().zip(parsed) {
+            line_number += 1;
+            match parsed {
+                None => {}
+                Some(Ok(line)) => {
                     json_seen = true;
                     visit(LoadedLine { line_number, line });
                 }
-                Err(error) => {
-                    let terminated = buffer.last() == Some(&b'\n');
+                Some(Err(error)) => {
+                    let terminated = raw.last() == Some(&b'\n');
                     let warning = damaged_line_warning(line_number, terminated, &error);
                     json_seen |= warning.damage == LineDamage::InvalidShape;
                     held.push(warning);
                 }
             }
+            if json_seen {
+                held.drain(..)
+                    .for_each(|warning| report(warning, &mut warnings));
+            } else if line_number >= JSON_PROBE_LINES && holds_non_json(&held) {
+                return Err(ParseFailure::NotARollout(NotARollout::FirstLines(
+                    line_number,
+                )));
+            }
         }
-        if json_seen {
-            held.drain(..)
-                .for_each(|warning| report(warning, &mut warnings));
-        } else if line_number >= JSON_PROBE_LINES && holds_non_json(&held) {
-            return Err(ParseFailure::NotARollout(NotARollout::FirstLines(
-                line_number,
-            )));
-        }
-        // A huge line leaves a huge buffer behind; the next lines do not need it.
-        if buffer.capacity() > READ_BUFFER_BYTES {
-            buffer = Vec::new();
+        // A huge line leaves a huge buffer behind; the next batches do not need it.
+        if batch.capacity() > 2 * BATCH_BYTES {
+            batch = Vec::new();
         }
     }
     if !json_seen && holds_non_json(&held) {

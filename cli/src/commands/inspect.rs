@@ -86,6 +86,8 @@ pub struct Inspected {
 }
 
 pub fn run(args: &InspectArgs) -> anyhow::Result<Inspected> {
+    // Every item is counted in o200k tokens once it is read.
+    codex_fragments::load_tokenizer_in_background();
     let replacing = Replacing::WithForce { force: args.force };
     if let Some(out) = &args.out {
         let mut inputs = vec![("the rollout", args.rollout.as_path())];

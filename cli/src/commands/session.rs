@@ -247,6 +247,8 @@ pub struct ForkArgs {
 }
 
 pub fn run(args: &SessionArgs) -> anyhow::Result<String> {
+    // Every session command counts tokens (the skills section's cap) once its input is read.
+    codex_fragments::load_tokenizer_in_background();
     match &args.command {
         SessionCommand::Run(args) => run_session_script(args),
         SessionCommand::Resume(args) => resume(args),
