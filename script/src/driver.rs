@@ -117,7 +117,12 @@ pub struct ScriptRequest {
 /// turn) and keep no more of them than they need. An error stops the run; the requests handed
 /// over before it stay handed over.
 pub trait RequestSink {
+    /// Takes the next request.
     fn request(&mut self, request: &ScriptRequest) -> Result<(), ScriptError>;
+
+    /// A script turn has been played, every request it sent handed over (a progress bar counts
+    /// them). Does nothing unless implemented.
+    fn turn_played(&mut self) {}
 }
 
 /// Requests kept in memory, in order.
@@ -126,6 +131,15 @@ impl RequestSink for Vec<ScriptRequest> {
         self.push(request.clone());
         Ok(())
     }
+}
+
+/// Which lines of a thread a resumed session's sink does not hold.
+#[derive(Debug)]
+enum EarlierLines {
+    /// Every line of the rollout it resumed from (the sink only gets new ones).
+    AllOfTheRollout,
+    /// These: the rollout resumed from is the sink's own copy after them.
+    Kept(Vec<RolloutLine>),
 }
 
 /// Whether a turn opens with a `thread_settings_applied` event.
@@ -239,6 +253,25 @@ impl<'env> ScriptedSession<'env> {
         sink: ScriptSink,
         mode: ContextMode,
     ) -> Result<Self, ScriptError> {
+        Self::resume_after(
+            env,
+            rollout,
+            config,
+            sink,
+            mode,
+            EarlierLines::AllOfTheRollout,
+        )
+    }
+
+    /// [`ScriptedSession::resume`], the lines before the sink's being `earlier`.
+    fn resume_after(
+        env: &'env SessionEnvironment,
+        rollout: &LoadedRollout,
+        config: &Config,
+        sink: ScriptSink,
+        mode: ContextMode,
+        earlier: EarlierLines,
+    ) -> Result<Self, ScriptError> {
         let ids = identity_stream(config)?;
         let reconstructed = reconstruct(rollout);
         let drawn = ids.draw_turn_ids();
@@ -252,11 +285,14 @@ impl<'env> ScriptedSession<'env> {
         let mut session =
             Self::continue_from(env, ids, drawn, &rollout.lines, reconstructed, sink, mode)?;
         session.history_initialization = HistoryInitialization::ColdResume;
-        session.earlier_lines = rollout
-            .lines
-            .iter()
-            .map(|loaded| loaded.line.clone())
-            .collect();
+        session.earlier_lines = match earlier {
+            EarlierLines::AllOfTheRollout => rollout
+                .lines
+                .iter()
+                .map(|loaded| loaded.line.clone())
+                .collect(),
+            EarlierLines::Kept(lines) => lines,
+        };
         Ok(session)
     }
 
@@ -303,23 +339,37 @@ impl<'env> ScriptedSession<'env> {
         )
     }
 
-    /// The session rebuilt from the lines it wrote so far, as a later `resume` would see them;
-    /// new lines keep going to the same sink.
+    /// The session rebuilt from the lines it wrote so far, as a later `resume` would see them
+    /// (read back from its sink's copy: see [`ReadBack`](super::ReadBack)); new lines keep
+    /// going to the same sink.
     pub fn reload(self, config: &Config) -> Result<Self, ScriptError> {
         let env = self.env;
         let mode = self.mode;
         let earlier_lines = self.earlier_lines;
-        let sink = self.session.into_sink();
-        let mut text = Vec::new();
-        for line in earlier_lines.iter().chain(sink.lines()) {
-            serde_json::to_writer(&mut text, line)
+        let mut sink = self.session.into_sink();
+        let mut earlier = Vec::new();
+        for line in &earlier_lines {
+            serde_json::to_writer(&mut earlier, line)
                 .map_err(|error| ScriptError::Reload(error.into()))?;
-            text.push(b'\n');
+            earlier.push(b'\n');
         }
-        let loaded = codex_rollout::parse_rollout(text.as_slice()).map_err(ScriptError::Reload)?;
-        let mut session = Self::resume(env, &loaded, config, sink, mode)?;
-        session.earlier_lines = earlier_lines;
-        Ok(session)
+        let loaded = match sink.read_back(&earlier).map_err(ScriptError::Reload)? {
+            Some(text) => codex_rollout::parse_rollout(text).map_err(ScriptError::Reload)?,
+            None => {
+                return Err(ScriptError::Reload(std::io::Error::other(
+                    "the session keeps no copy of them",
+                )));
+            }
+        };
+        drop(earlier);
+        Self::resume_after(
+            env,
+            &loaded,
+            config,
+            sink,
+            mode,
+            EarlierLines::Kept(earlier_lines),
+        )
     }
 
     fn continue_from(
