@@ -83,6 +83,7 @@ pub use corpus::render_totals_text;
 // reuse for request bodies a caller built, and the o200k_base counter behind every figure.
 pub use inspect::RequestStat;
 pub use inspect::RequestStats;
+pub use inspect::RequestStatsAccumulator;
 pub use inspect::TokenCounter;
 pub use inspect::context_window_excess;
 pub use inspect::render_request_stats;

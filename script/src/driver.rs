@@ -113,7 +113,12 @@ pub struct ScriptRequest {
 /// turn) and keep no more of them than they need. An error stops the run; the requests handed
 /// over before it stay handed over.
 pub trait RequestSink {
+    /// Takes the next request.
     fn request(&mut self, request: &ScriptRequest) -> Result<(), ScriptError>;
+
+    /// A script turn has been played, every request it sent handed over (a progress bar counts
+    /// them). Does nothing unless implemented.
+    fn turn_played(&mut self) {}
 }
 
 /// Requests kept in memory, in order.
@@ -306,20 +311,29 @@ impl<'env> ScriptedSession<'env> {
             .collect();
     }
 
-    /// The session rebuilt from the lines it wrote so far, as a later `resume` would see them;
-    /// new lines keep going to the same sink.
+    /// The session rebuilt from the lines it wrote so far, as a later `resume` would see them
+    /// (read back from its sink's copy: see [`ReadBack`](super::ReadBack)); new lines keep
+    /// going to the same sink.
     pub fn reload(self, config: &Config) -> Result<Self, ScriptError> {
         let env = self.env;
         let mode = self.mode;
         let earlier_lines = self.earlier_lines;
-        let sink = self.session.into_sink();
-        let mut text = Vec::new();
-        for line in earlier_lines.iter().chain(sink.lines()) {
-            serde_json::to_writer(&mut text, line)
+        let mut sink = self.session.into_sink();
+        let mut earlier = Vec::new();
+        for line in &earlier_lines {
+            serde_json::to_writer(&mut earlier, line)
                 .map_err(|error| ScriptError::Reload(error.into()))?;
-            text.push(b'\n');
+            earlier.push(b'\n');
         }
-        let loaded = codex_rollout::parse_rollout(text.as_slice()).map_err(ScriptError::Reload)?;
+        let loaded = match sink.read_back(&earlier).map_err(ScriptError::Reload)? {
+            Some(text) => codex_rollout::parse_rollout(text).map_err(ScriptError::Reload)?,
+            None => {
+                return Err(ScriptError::Reload(std::io::Error::other(
+                    "the session keeps no copy of them",
+                )));
+            }
+        };
+        drop(earlier);
         let resumed = ResumedRollout::of_lines(&loaded.lines);
         drop(loaded);
         let mut session = Self::resume(env, resumed, config, sink, mode)?;

@@ -44,6 +44,9 @@ pub enum ScriptError {
     /// Resuming in the middle of a script re-reads the lines the session wrote.
     #[error("cannot re-read the session's own rollout lines: {0}")]
     Reload(#[source] io::Error),
+    /// The temporary file a session keeps its rollout lines in (for a later `resume` turn).
+    #[error("cannot write the session's rollout lines to a temporary file: {0}")]
+    Spool(#[source] io::Error),
     #[error("cannot start the seeded clock on {date}")]
     Clock { date: String },
     /// A request could not be printed.

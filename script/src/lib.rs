@@ -20,13 +20,17 @@
 //!   [`play_script`] hands each request to a [`RequestSink`] as soon as it is built.
 //! - [`run_function_call`] runs a function call a live model made (`exec_command`) and builds
 //!   the output item that answers it.
-//! - [`render_requests_jsonl`] / [`render_requests_layout`] print the requests;
-//!   [`RequestPrinter`] prints each as it comes.
+//! - [`render_requests_jsonl`] / [`render_requests_layout`] / [`render_requests_delta`] print
+//!   the requests; [`RequestPrinter`] prints each as it comes, keeping at most the previous
+//!   request (the delta view, [`RequestDelta`], needs it).
+//! - [`ScriptSink`] takes the rollout lines: to a rollout file, and a copy for `resume` turns
+//!   to re-read, in memory or, for long runs, in a temporary file ([`ReadBack`]).
 //!
 //! Runs are deterministic when the script pins `seed`, `current_date`, `timezone` and `shell`:
 //! ids come from per-turn seeded streams, so running to turn k, resuming from the rollout and
 //! running on gives the same requests as running straight through.
 
+mod delta;
 mod driver;
 mod error;
 mod events;
@@ -39,6 +43,9 @@ mod sink;
 mod thread;
 mod tool_calls;
 
+pub use delta::PreviousInput;
+pub use delta::RequestDelta;
+pub use delta::SharedPrefix;
 pub use driver::ContextMode;
 pub use driver::RequestSink;
 pub use driver::ScriptRequest;
@@ -63,6 +70,7 @@ pub use format::TURN_KEYS;
 pub use format::TurnScript;
 pub use render::RequestPrinter;
 pub use render::RequestsFormat;
+pub use render::render_requests_delta;
 pub use render::render_requests_jsonl;
 pub use render::render_requests_layout;
 pub use responder::ModelResponse;
@@ -76,6 +84,7 @@ pub use settings::CodexHome;
 pub use settings::SettingsLayer;
 pub use settings::load_config;
 pub use settings::load_continued_config;
+pub use sink::ReadBack;
 pub use sink::ScriptSink;
 pub use thread::recorded_settings;
 pub use tool_calls::COMMAND_REFUSED;

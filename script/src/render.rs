@@ -9,6 +9,7 @@ use codex_inspect::render_request_layout;
 use super::RequestSink;
 use super::ScriptError;
 use super::ScriptRequest;
+use super::delta::DeltaTracker;
 
 /// Placeholder layouts show for the request's base instructions.
 const BASE_INSTRUCTIONS_PLACEHOLDER: &str = "<BASE_INSTRUCTIONS>";
@@ -23,6 +24,10 @@ pub enum RequestsFormat {
     /// requests separated by a blank line. Context blocks become placeholders; the base
     /// instructions become `<BASE_INSTRUCTIONS>`.
     Layout,
+    /// One [`RequestDelta`](super::RequestDelta) per line (compact JSON): the input items new
+    /// since the previous request, the length and hash of the prefix it shares with it, and the
+    /// body's other fields when they changed. Output grows linearly with the session.
+    Delta,
 }
 
 /// [`RequestsFormat::Jsonl`] of `requests`.
@@ -35,25 +40,60 @@ pub fn render_requests_layout(requests: &[ScriptRequest]) -> Result<String, serd
     render_all(requests, RequestsFormat::Layout)
 }
 
+/// [`RequestsFormat::Delta`] of `requests`.
+pub fn render_requests_delta(requests: &[ScriptRequest]) -> Result<String, serde_json::Error> {
+    render_all(requests, RequestsFormat::Delta)
+}
+
 fn render_all(
     requests: &[ScriptRequest],
     format: RequestsFormat,
 ) -> Result<String, serde_json::Error> {
+    let mut renderer = Renderer::new(format);
     let mut out = String::new();
-    for (position, request) in requests.iter().enumerate() {
-        out.push_str(&render_one(request, format, position)?);
+    for request in requests {
+        out.push_str(&renderer.render(request)?);
     }
     Ok(out)
 }
 
-/// One request as printed in `format`, `position` requests after the first printed.
+/// Renders requests one after the other in a format; what it keeps of earlier requests is what
+/// the format needs (the previous request, for deltas).
+#[derive(Debug)]
+struct Renderer {
+    format: RequestsFormat,
+    rendered: usize,
+    delta: DeltaTracker,
+}
+
+impl Renderer {
+    fn new(format: RequestsFormat) -> Self {
+        Self {
+            format,
+            rendered: 0,
+            delta: DeltaTracker::default(),
+        }
+    }
+
+    /// The next request as printed.
+    fn render(&mut self, request: &ScriptRequest) -> Result<String, serde_json::Error> {
+        let position = self.rendered;
+        self.rendered += 1;
+        render_one(request, self.format, position, &mut self.delta)
+    }
+}
+
+/// One request as printed in `format`, `position` requests after the first printed; `delta`
+/// holds the previous request.
 fn render_one(
     request: &ScriptRequest,
     format: RequestsFormat,
     position: usize,
+    delta: &mut DeltaTracker,
 ) -> Result<String, serde_json::Error> {
     Ok(match format {
         RequestsFormat::Jsonl => serde_json::to_string(&request.body)? + "\n",
+        RequestsFormat::Delta => serde_json::to_string(&delta.next(request)?)? + "\n",
         RequestsFormat::Layout => {
             let options = LayoutOptions {
                 known_texts: vec![(
@@ -85,17 +125,16 @@ fn render_one(
 #[derive(Debug)]
 pub struct RequestPrinter<W: Write> {
     out: W,
-    format: RequestsFormat,
-    printed: usize,
+    renderer: Renderer,
     reader_gone: bool,
 }
 
 impl<W: Write> RequestPrinter<W> {
+    /// A printer writing to `out` in `format`.
     pub fn new(out: W, format: RequestsFormat) -> Self {
         Self {
             out,
-            format,
-            printed: 0,
+            renderer: Renderer::new(format),
             reader_gone: false,
         }
     }
@@ -106,9 +145,10 @@ impl<W: Write> RequestSink for RequestPrinter<W> {
         if self.reader_gone {
             return Ok(());
         }
-        let text = render_one(request, self.format, self.printed)
+        let text = self
+            .renderer
+            .render(request)
             .map_err(|error| ScriptError::Output(error.into()))?;
-        self.printed += 1;
         match self
             .out
             .write_all(text.as_bytes())

@@ -129,6 +129,7 @@ pub fn play_script(
             session.apply_settings(&config)?;
         }
         session.run_turn_steps(&config, turn, responder, requests)?;
+        requests.turn_played();
         state = RunState::Running(Box::new(session));
     }
     let sink = match state {

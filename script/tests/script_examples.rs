@@ -9,6 +9,7 @@ use codex_core::WorldStateSnapshot;
 use codex_protocol::RolloutItem;
 use codex_rollout::reconstruct;
 use codex_script::ContextMode;
+use codex_script::ReadBack;
 use codex_script::ScriptSink;
 use codex_script::ScriptStart;
 use codex_script::ScriptedReplies;
@@ -226,4 +227,49 @@ fn resume_turns_are_invisible_to_the_model() {
         run(&script, ContextMode::Diffs),
         run(&without, ContextMode::Diffs)
     );
+}
+
+/// A sink that keeps its lines in a temporary file for `resume` turns to re-read (what
+/// `session run` uses) plays every example as the in-memory sink does, straight through and
+/// resumed at any turn (the earlier lines then come from the rollout, the later ones from the
+/// file).
+#[test]
+fn a_temporary_file_copy_replays_as_the_in_memory_one() {
+    for name in EXAMPLES {
+        let script = example(name);
+        let env = environment(&script);
+        let straight = run(&script, ContextMode::Diffs);
+        for k in 0..script.turns.len() {
+            let (start, rollout);
+            let expected = match k {
+                0 => {
+                    start = ScriptStart::Beginning;
+                    &straight.requests[..]
+                }
+                _ => {
+                    rollout = reload(&run(&truncated(&script, k), ContextMode::Diffs).rollout);
+                    start = ScriptStart::Resume {
+                        rollout: &rollout,
+                        turn: k,
+                    };
+                    &straight.requests[k..]
+                }
+            };
+            let spooled = run_script(
+                &script,
+                &env,
+                start,
+                ScriptSink::new(ReadBack::TemporaryFile).unwrap(),
+                ContextMode::Diffs,
+                &mut ScriptedReplies,
+            )
+            .unwrap();
+            assert_eq!(spooled.requests, expected, "{name}: from turn {k}");
+            assert_eq!(
+                spooled.rollout,
+                Vec::new(),
+                "{name}: no line kept in memory"
+            );
+        }
+    }
 }

@@ -9,9 +9,8 @@ use codex_config::ConfigEnv;
 use codex_config::ExtensionHost;
 use codex_config::Surface;
 use codex_config::check_working_directory;
-use codex_core::ResponsesRequest;
+use codex_inspect::RequestStatsAccumulator;
 use codex_inspect::render_request_stats;
-use codex_inspect::request_stats;
 use codex_prompts::TemplateSet;
 use codex_release::CodexRelease;
 use codex_release::RolloutEvidence;
@@ -26,6 +25,7 @@ use codex_rollout::resume_rollout;
 use codex_script::AssistantReply;
 use codex_script::CodexHome;
 use codex_script::ContextMode;
+use codex_script::ReadBack;
 use codex_script::RequestPrinter;
 use codex_script::RequestSink;
 use codex_script::RequestsFormat;
@@ -36,6 +36,7 @@ use codex_script::ScriptSink;
 use codex_script::ScriptStart;
 use codex_script::ScriptedReplies;
 use codex_script::ScriptedSession;
+use codex_script::SessionContinuity;
 use codex_script::SessionEnvironment;
 use codex_script::SettingsLayer;
 use codex_script::TurnResponder;
@@ -133,7 +134,8 @@ pub struct RunArgs {
     pub resend_full_context: bool,
 
     /// After the requests, print their token totals by source and each one's prefix reuse (with
-    /// `--resend-full-context` as the baseline this shows what world-state diffs save).
+    /// `--resend-full-context` as the baseline this shows what world-state diffs save). Counted
+    /// as the requests stream past: no request is kept.
     #[arg(long)]
     pub stats: bool,
 
@@ -156,6 +158,11 @@ pub enum RunFormat {
     Jsonl,
     /// Each request's input in the layout format under a `## Request N` heading.
     Layout,
+    /// One JSON line per request with only what is new since the previous request: the input
+    /// items after the prefix they share (its length in items and bytes, and its SHA-1), whether
+    /// the previous input was kept or rewritten (compaction), and the other body fields in full
+    /// on the first request, afterwards those that changed.
+    Delta,
 }
 
 /// The next turn of a continued thread.
@@ -267,6 +274,15 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
             .then(&SettingsLayer::release("--codex-version", release));
     }
     let script_catalog = script.session.path("model_catalog");
+    // A `resume` turn rebuilds the session from the lines written so far: they wait in a
+    // temporary file, never in memory.
+    let read_back = match script.turns.iter().any(|turn| match turn.continuity {
+        SessionContinuity::Continue => false,
+        SessionContinuity::ResumeFromRollout { .. } => true,
+    }) {
+        true => ReadBack::TemporaryFile,
+        false => ReadBack::Never,
+    };
     let sink = match &args.rollout {
         Some(path) => {
             let replacing = Replacing::WithForce { force: args.force };
@@ -280,9 +296,9 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
                     .map(|catalog| ("the model catalog", catalog)),
             );
             check_output("--rollout", path, &inputs, replacing)?;
-            ScriptSink::new_file(path, replacing.existing())?
+            ScriptSink::new_file(path, replacing.existing(), read_back)?
         }
-        None => ScriptSink::memory(),
+        None => ScriptSink::new(read_back)?,
     };
     let env = environment(&args.options, script_catalog, Some(script.base_dir.clone()))?;
     let mode = match args.resend_full_context {
@@ -301,13 +317,21 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
     let format = match args.format {
         RunFormat::Jsonl => RequestsFormat::Jsonl,
         RunFormat::Layout => RequestsFormat::Layout,
+        RunFormat::Delta => RequestsFormat::Delta,
     };
+    let turns = u64::try_from(script.turns.len()).unwrap_or(u64::MAX);
     let mut output = RunOutput {
         printer: RequestPrinter::new(std::io::stdout(), format),
-        bodies: args.stats.then(Vec::new),
+        tokens: RequestStatsAccumulator::new(),
         warned_over_context_window: false,
+        progress: Progress::new(
+            Some(turns),
+            Unit::Items("turns"),
+            "session run",
+            Display::StderrIfTerminal,
+        ),
     };
-    play_script(
+    let played = play_script(
         &script,
         &env,
         ScriptStart::Beginning,
@@ -315,33 +339,47 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
         mode,
         responder,
         &mut output,
-    )?;
+    );
+    output.progress.finish();
+    played?;
     // The requests are on stdout already; the statistics follow them.
-    Ok(match output.bodies {
-        Some(bodies) => format!("\n{}", render_request_stats(&request_stats(&bodies))),
-        None => String::new(),
+    Ok(match args.stats {
+        true => format!("\n{}", render_request_stats(&output.tokens.finish())),
+        false => String::new(),
     })
 }
 
-/// Where `session run` sends each request: printed at once, its body kept for `--stats`. The
-/// first request larger than its model's context window is warned about; later ones are not
-/// measured again (history only grows, so they would repeat the warning).
+/// Where `session run` sends each request: printed at once, its tokens counted as it streams
+/// past (for `--stats` and the context window; no body is kept but the previous one), and the
+/// turns played shown on a progress bar. The first request larger than its model's context
+/// window is warned about; later ones are not again (history only grows, so they would repeat
+/// the warning).
 struct RunOutput<W: std::io::Write> {
     printer: RequestPrinter<W>,
-    bodies: Option<Vec<ResponsesRequest>>,
+    tokens: RequestStatsAccumulator,
     warned_over_context_window: bool,
+    progress: Progress,
 }
 
 impl<W: std::io::Write> RequestSink for RunOutput<W> {
     fn request(&mut self, request: &ScriptRequest) -> Result<(), ScriptError> {
-        if let Some(bodies) = &mut self.bodies {
-            bodies.push(request.body.clone());
-        }
-        if !self.warned_over_context_window {
-            self.warned_over_context_window =
-                warn_if_over_context_window(&request.body, request.context_window);
+        // The count carries over the previous request's items, so only new items are
+        // tokenized; the warning itself counts the whole request once.
+        let tokens = self.tokens.add(&request.body).total_tokens;
+        let over_window = request
+            .context_window
+            .and_then(|window| usize::try_from(window).ok())
+            .is_some_and(|window| tokens > window);
+        if over_window && !self.warned_over_context_window {
+            self.warned_over_context_window = self
+                .progress
+                .suspend(|| warn_if_over_context_window(&request.body, request.context_window));
         }
         self.printer.request(request)
+    }
+
+    fn turn_played(&mut self) {
+        self.progress.inc(1);
     }
 }
 
@@ -399,7 +437,7 @@ fn fork(args: &ForkArgs) -> anyhow::Result<String> {
                     .map(|catalog| ("the model catalog", catalog)),
             );
             check_output("--write", path, &inputs, Replacing::Never)?;
-            ScriptSink::new_file(path, Replacing::Never.existing())?
+            ScriptSink::new_file(path, Replacing::Never.existing(), ReadBack::Never)?
         }
         None => ScriptSink::memory(),
     };

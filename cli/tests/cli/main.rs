@@ -34,6 +34,7 @@ mod send_provider;
 mod send_server;
 mod send_session_live;
 mod session;
+mod session_delta;
 mod session_errors;
 mod skills;
 mod streaming;

@@ -139,7 +139,9 @@ pub struct ResumedSession {
 #[derive(Debug, Clone)]
 struct TurnCheckpoint {
     reference_context_item: Option<TurnContextItem>,
-    world_state_baseline: Option<WorldStateSnapshot>,
+    /// Shared with the previous checkpoint when equal (most turns change no setting): a long
+    /// thread keeps one copy per change, not one per turn.
+    world_state_baseline: Option<Arc<WorldStateSnapshot>>,
 }
 
 /// What a baseline read from a rollout is re-derived with.
@@ -308,7 +310,15 @@ impl<S: RolloutSink> Session<S> {
             first_output_at: None,
             checkpoint: Some(TurnCheckpoint {
                 reference_context_item: self.reference_context_item.clone(),
-                world_state_baseline: self.history.world_state_baseline().cloned(),
+                world_state_baseline: match (
+                    self.turn_checkpoints
+                        .last()
+                        .and_then(|last| last.world_state_baseline.as_ref()),
+                    self.history.world_state_baseline(),
+                ) {
+                    (Some(last), Some(now)) if **last == *now => Some(Arc::clone(last)),
+                    (_, now) => now.cloned().map(Arc::new),
+                },
             }),
             last_agent_message: None,
             usage: TokenUsage::default(),

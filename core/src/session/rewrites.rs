@@ -1,5 +1,7 @@
 //! Rewriting history wholesale: local compaction and rollback.
 
+use std::sync::Arc;
+
 use codex_context_fragments::ContextualUserFragment;
 use codex_prompts::TemplateId;
 use codex_protocol::CompactedItem;
@@ -252,8 +254,9 @@ impl<S: RolloutSink> Session<S> {
         match restored {
             Some(checkpoint) if !outcome.removed_initial_context => {
                 self.reference_context_item = checkpoint.reference_context_item;
-                self.history
-                    .set_world_state_baseline(checkpoint.world_state_baseline);
+                self.history.set_world_state_baseline(
+                    checkpoint.world_state_baseline.map(Arc::unwrap_or_clone),
+                );
             }
             Some(_) | None => {
                 self.turn_checkpoints.clear();

@@ -13,7 +13,8 @@
 //!   requests; memory grows with requests × history).
 //! - [`render_text`], [`render_json`] and [`render_html`] are the three views of an inspection.
 //! - [`request_stats`] and [`render_request_stats`] give the same token breakdown and prefix
-//!   reuse for request bodies a caller built itself.
+//!   reuse for request bodies a caller built itself; [`RequestStatsAccumulator`] counts them
+//!   one at a time as they stream past.
 //!
 //! Rollouts record neither tools nor reasoning settings: a catalog model gets its built-in tool
 //! list rebuilt, any other model the built-in list of its fallback metadata. Injected context is
@@ -75,6 +76,7 @@ pub use model::ToolsReport;
 pub use rebuild::RebuiltRequest;
 pub use stats::RequestStat;
 pub use stats::RequestStats;
+pub use stats::RequestStatsAccumulator;
 pub use stats::context_window_excess;
 pub use stats::render_request_stats;
 pub use stats::request_stats;

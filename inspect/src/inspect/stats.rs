@@ -70,14 +70,59 @@ pub struct RequestStat {
 /// Token breakdown and prefix reuse of `requests`, each compared with the one before it.
 /// Items carried over from the previous request are counted once and reused.
 pub fn request_stats(requests: &[ResponsesRequest]) -> RequestStats {
-    let mut counter = TokenCounter::new();
-    let context = ClassifyContext {
-        instructions_provenance: "request input",
-    };
-    let mut ledger = ItemLedger::new();
-    let mut stats = Vec::with_capacity(requests.len());
-    let mut previous: Option<&ResponsesRequest> = None;
-    for (position, body) in requests.iter().enumerate() {
+    let mut accumulator = RequestStatsAccumulator::new();
+    for body in requests {
+        accumulator.add(body);
+    }
+    accumulator.finish()
+}
+
+/// [`request_stats`] one request at a time, for requests that stream past (`session run
+/// --stats`): it keeps the previous body, the token counts of its input items and one small
+/// row per request, never the bodies before.
+#[derive(Debug)]
+pub struct RequestStatsAccumulator {
+    counter: TokenCounter,
+    ledger: ItemLedger,
+    previous: Option<ResponsesRequest>,
+    previous_tokens: FieldTokens,
+    rows: Vec<RequestStat>,
+}
+
+/// Tokens of a body's instructions and tools.
+#[derive(Debug, Clone, Copy, Default)]
+struct FieldTokens {
+    instructions: usize,
+    tools: usize,
+}
+
+impl Default for RequestStatsAccumulator {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl RequestStatsAccumulator {
+    /// No request counted yet.
+    pub fn new() -> Self {
+        Self {
+            counter: TokenCounter::new(),
+            ledger: ItemLedger::new(),
+            previous: None,
+            previous_tokens: FieldTokens::default(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Counts `body`, the thread's next request, against the one added before it, and returns
+    /// its row.
+    pub fn add(&mut self, body: &ResponsesRequest) -> &RequestStat {
+        let context = ClassifyContext {
+            instructions_provenance: "request input",
+        };
+        let counter = &mut self.counter;
+        let ledger = &mut self.ledger;
+        let previous = self.previous.as_ref();
         let carried = previous.map_or(0, |previous| {
             previous
                 .input
@@ -109,16 +154,25 @@ pub fn request_stats(requests: &[ResponsesRequest]) -> RequestStats {
                                 .collect(),
                         );
                     }
-                    classify_item(index, &annotated, item, &context, &mut counter)
+                    classify_item(index, &annotated, item, &context, counter)
                 }
-                _ => classify_item(index, item, item, &context, &mut counter),
+                _ => classify_item(index, item, item, &context, counter),
             };
             ledger.push(classified.tokens);
         }
-        let instructions = counter.count(&body.instructions);
-        let tools = match &body.tools {
-            Some(tools) => counter.count(&serde_json::to_string(tools).unwrap_or_default()),
-            None => 0,
+        // Instructions and tools rarely change between requests: their counts carry over.
+        let instructions = match previous {
+            Some(previous) if previous.instructions == body.instructions => {
+                self.previous_tokens.instructions
+            }
+            _ => counter.count(&body.instructions),
+        };
+        let tools = match previous {
+            Some(previous) if previous.tools == body.tools => self.previous_tokens.tools,
+            _ => match &body.tools {
+                Some(tools) => counter.count(&serde_json::to_string(tools).unwrap_or_default()),
+                None => 0,
+            },
         };
         let tokens = ledger.breakdown(carried, instructions, tools);
         let total_tokens = tokens.total();
@@ -146,34 +200,47 @@ pub fn request_stats(requests: &[ResponsesRequest]) -> RequestStats {
                 }
             }
         });
-        stats.push(RequestStat {
-            number: position + 1,
+        self.rows.push(RequestStat {
+            number: self.rows.len() + 1,
             model: body.model.clone(),
             input_items: body.input.len(),
             tokens,
             total_tokens,
             cache,
         });
-        previous = Some(body);
-    }
-    let mut totals = TokenBreakdown::default();
-    for stat in &stats {
-        for source in TokenSource::ALL {
-            totals.add(source, stat.tokens.get(source));
+        match &mut self.previous {
+            Some(kept) => kept.clone_from(body),
+            None => self.previous = Some(body.clone()),
         }
+        self.previous_tokens = FieldTokens {
+            instructions,
+            tools,
+        };
+        &self.rows[self.rows.len() - 1]
     }
-    let total_tokens = totals.total();
-    let prefix_tokens = stats
-        .iter()
-        .filter_map(|stat| stat.cache.as_ref())
-        .map(|cache| cache.prefix_tokens)
-        .sum();
-    RequestStats {
-        requests: stats,
-        totals,
-        total_tokens,
-        prefix_tokens,
-        prefix_percent: percent(prefix_tokens, total_tokens),
+
+    /// The statistics of every request added, with their totals.
+    pub fn finish(self) -> RequestStats {
+        let stats = self.rows;
+        let mut totals = TokenBreakdown::default();
+        for stat in &stats {
+            for source in TokenSource::ALL {
+                totals.add(source, stat.tokens.get(source));
+            }
+        }
+        let total_tokens = totals.total();
+        let prefix_tokens = stats
+            .iter()
+            .filter_map(|stat| stat.cache.as_ref())
+            .map(|cache| cache.prefix_tokens)
+            .sum();
+        RequestStats {
+            requests: stats,
+            totals,
+            total_tokens,
+            prefix_tokens,
+            prefix_percent: percent(prefix_tokens, total_tokens),
+        }
     }
 }
 
