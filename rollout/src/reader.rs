@@ -230,6 +230,11 @@ fn read_lines(
             }
             ends.push(batch.len());
         }
+        if batch.capacity() > 2 * BATCH_BYTES {
+            // A huge line: give back what doubling the buffer reserved beyond it before it is
+            // parsed (for a mapped block this moves no bytes).
+            batch.shrink_to_fit();
+        }
         let starts = std::iter::once(0).chain(ends.iter().copied());
         let lines: Vec<&[u8]> = starts
             .zip(&ends)

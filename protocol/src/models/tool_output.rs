@@ -1,9 +1,15 @@
 //! Tool output payloads shared by `function_call_output` and `custom_tool_call_output`.
 
+use std::fmt;
+
 use serde::Deserialize;
 use serde::Deserializer;
 use serde::Serialize;
 use serde::Serializer;
+use serde::de;
+use serde::de::SeqAccess;
+use serde::de::Visitor;
+use serde::de::value::SeqAccessDeserializer;
 
 use super::content::ImageDetail;
 use super::content::ImageReference;
@@ -45,11 +51,42 @@ impl FunctionCallOutputPayload {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum FunctionCallOutputBody {
     Text(String),
     ContentItems(Vec<FunctionCallOutputContentItem>),
+}
+
+/// Read by the value's own type, not as an untagged enum: an untagged enum buffers the value
+/// before trying each variant, one more copy of what can be a tool output of many megabytes.
+impl<'de> Deserialize<'de> for FunctionCallOutputBody {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct BodyVisitor;
+
+        impl<'de> Visitor<'de> for BodyVisitor {
+            type Value = FunctionCallOutputBody;
+
+            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                formatter.write_str("a string or an array of content items")
+            }
+
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+                Ok(FunctionCallOutputBody::Text(text.to_owned()))
+            }
+
+            fn visit_string<E: de::Error>(self, text: String) -> Result<Self::Value, E> {
+                Ok(FunctionCallOutputBody::Text(text))
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, items: A) -> Result<Self::Value, A::Error> {
+                Vec::deserialize(SeqAccessDeserializer::new(items))
+                    .map(FunctionCallOutputBody::ContentItems)
+            }
+        }
+
+        deserializer.deserialize_any(BodyVisitor)
+    }
 }
 
 impl Serialize for FunctionCallOutputPayload {
@@ -104,4 +141,46 @@ where
             "encrypted_content",
         ],
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_body_reads_as_text_or_content_items_and_writes_back_the_same() {
+        for (value, expected) in [
+            (
+                json!("exit 0"),
+                FunctionCallOutputBody::Text("exit 0".to_string()),
+            ),
+            (
+                json!([{"type": "input_text", "text": "exit 0"}]),
+                FunctionCallOutputBody::ContentItems(vec![
+                    FunctionCallOutputContentItem::InputText {
+                        text: "exit 0".to_string(),
+                    },
+                ]),
+            ),
+        ] {
+            let body: FunctionCallOutputBody =
+                serde_json::from_value(value.clone()).expect("a body");
+            assert_eq!(body, expected);
+            assert_eq!(serde_json::to_value(&body).expect("JSON"), value);
+            // Read from text, as a rollout line is.
+            let text = serde_json::to_string(&value).expect("text");
+            let again: FunctionCallOutputBody = serde_json::from_str(&text).expect("a body");
+            assert_eq!(again, expected);
+        }
+        let error = serde_json::from_value::<FunctionCallOutputBody>(json!(7))
+            .expect_err("a number is no body")
+            .to_string();
+        assert_eq!(
+            error,
+            "invalid type: integer `7`, expected a string or an array of content items"
+        );
+    }
 }

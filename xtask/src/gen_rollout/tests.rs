@@ -70,7 +70,8 @@ fn generated_rollouts_read_back_without_warnings_and_in_their_release() {
             codex_utils_fs::Existing::Refuse,
         )
         .unwrap_or_else(|error| panic!("{error}"));
-        let loaded = codex_rollout::read_rollout(&path).unwrap_or_else(|error| panic!("{error}"));
+        let loaded =
+            codex_rollout::read_rollout(&path, None).unwrap_or_else(|error| panic!("{error}"));
         assert_eq!(loaded.warnings, Vec::new());
         assert_eq!(loaded.lines.len() as u64, summary.lines);
         assert!(summary.lines >= 3_000, "{} lines", summary.lines);
