@@ -3,6 +3,7 @@
 mod base_instructions;
 mod content;
 mod item_metadata;
+mod response_item_de;
 mod tool_output;
 mod unknown_tagged;
 
@@ -28,8 +29,13 @@ pub use tool_output::FunctionCallOutputPayload;
 /// Field declaration order is the wire order, so serialized items match upstream request bodies
 /// byte for byte. Items of an unknown `type` deserialize to [`ResponseItem::Other`] holding the raw
 /// JSON, which is written back unchanged.
+///
+/// Serde's own reading of a tagged enum with an untagged fallback buffers an item and then
+/// copies every string out of the buffer; [`ResponseItem`]'s `Deserialize` reads the tag first
+/// and moves the strings instead (a 50 MB tool output is not copied twice), see
+/// `response_item_de`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", remote = "Self")]
 pub enum ResponseItem {
     Message {
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -156,7 +162,8 @@ pub enum ResponseItem {
         tools: Vec<serde_json::Value>,
     },
     /// An item of a type this crate does not model, kept as the raw JSON object.
-    #[serde(untagged, deserialize_with = "unknown_response_item")]
+    /// Read and written by `response_item_de`, not by the derived code.
+    #[serde(skip)]
     Other(serde_json::Value),
 }
 
@@ -174,13 +181,6 @@ const RESPONSE_ITEM_TAGS: &[&str] = &[
     "compaction_summary",
     "additional_tools",
 ];
-
-fn unknown_response_item<'de, D>(deserializer: D) -> Result<serde_json::Value, D::Error>
-where
-    D: serde::Deserializer<'de>,
-{
-    unknown_tagged::unknown_tagged_object(deserializer, RESPONSE_ITEM_TAGS)
-}
 
 fn lacks_reasoning_text(content: &Option<Vec<ReasoningItemContent>>) -> bool {
     content.as_ref().is_none_or(|parts| {
