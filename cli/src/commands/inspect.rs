@@ -26,7 +26,8 @@ use crate::output::check_output;
 /// get their built-in list rebuilt.
 #[derive(Debug, clap::Args)]
 pub struct InspectArgs {
-    /// The rollout JSONL file.
+    /// The rollout JSONL file, or a folder `codex-context proxy` recorded (or one thread
+    /// folder of it).
     #[arg(value_name = "ROLLOUT.jsonl")]
     pub rollout: PathBuf,
 
@@ -62,6 +63,9 @@ pub enum InspectFormat {
 }
 
 pub fn run(args: &InspectArgs) -> anyhow::Result<String> {
+    if args.rollout.is_dir() && codex_proxy::is_recording(&args.rollout) {
+        return super::proxy::inspect_recording(args);
+    }
     let replacing = Replacing::WithForce { force: args.force };
     if let Some(out) = &args.out {
         let mut inputs = vec![("the rollout", args.rollout.as_path())];

@@ -10,6 +10,7 @@ pub mod inspect;
 pub mod instructions;
 pub mod merge_patch;
 pub mod models;
+pub mod proxy;
 pub mod request;
 pub mod send;
 pub mod session;

@@ -1,0 +1,48 @@
+//! What the proxy tells a live view about each finished exchange.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::record::ExchangeRecord;
+
+/// One exchange that ended (completed or failed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProxyEvent {
+    /// The `prompt_cache_key` or session id it was grouped by (`unthreaded` without one).
+    pub thread: String,
+    /// The thread's recording folder.
+    pub thread_dir: PathBuf,
+    /// 1-based, per thread.
+    pub number: u32,
+    /// The upstream's status; `None` when it never answered.
+    pub status: Option<u16>,
+    /// The request body when it was a Responses request (decoded when it came compressed).
+    pub request: Option<Value>,
+    /// `response.usage` of the `response.completed` event.
+    pub usage: Option<Value>,
+    pub total_ms: u64,
+    /// Why it failed; `None` when it completed.
+    pub failure: Option<String>,
+}
+
+impl ProxyEvent {
+    pub(crate) fn finished(
+        record: &ExchangeRecord,
+        status: Option<u16>,
+        request: Option<Value>,
+        failure: Option<String>,
+    ) -> Self {
+        let (thread, number) = record.id();
+        Self {
+            thread: thread.to_string(),
+            thread_dir: record.thread_dir().to_path_buf(),
+            number,
+            status,
+            request,
+            usage: record.usage().cloned(),
+            total_ms: record.elapsed_ms(),
+            failure,
+        }
+    }
+}
