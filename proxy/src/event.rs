@@ -4,8 +4,6 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::record::ExchangeRecord;
-
 /// One exchange that ended (completed or failed).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProxyEvent {
@@ -24,25 +22,4 @@ pub struct ProxyEvent {
     pub total_ms: u64,
     /// Why it failed; `None` when it completed.
     pub failure: Option<String>,
-}
-
-impl ProxyEvent {
-    pub(crate) fn finished(
-        record: &ExchangeRecord,
-        status: Option<u16>,
-        request: Option<Value>,
-        failure: Option<String>,
-    ) -> Self {
-        let (thread, number) = record.id();
-        Self {
-            thread: thread.to_string(),
-            thread_dir: record.thread_dir().to_path_buf(),
-            number,
-            status,
-            request,
-            usage: record.usage().cloned(),
-            total_ms: record.elapsed_ms(),
-            failure,
-        }
-    }
 }

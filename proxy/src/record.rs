@@ -19,7 +19,10 @@ use serde::Deserialize;
 use serde::Serialize;
 use serde_json::Value;
 
+use tokio::sync::mpsc;
+
 use crate::ProxyError;
+use crate::ProxyEvent;
 use crate::sse::SseWatcher;
 
 /// The sidecar of a thread folder: one JSON line per [`ExchangeLine`].
@@ -132,6 +135,10 @@ pub struct ArrivedRequest<'a> {
     pub wire: &'a [u8],
     /// The decoded JSON when the bytes came compressed (`None` when they did not).
     pub decoded: Option<(&'a [u8], &'static str)>,
+    /// The body when it is a Responses request, for the live view.
+    pub request_body: Option<Value>,
+    /// Where the exchange's [`ProxyEvent`] goes when it ends.
+    pub events: Option<mpsc::Sender<ProxyEvent>>,
 }
 
 impl Recorder {
@@ -239,6 +246,10 @@ impl Recorder {
             response_bytes: 0,
             watcher: SseWatcher::default(),
             ended: false,
+            status: None,
+            expected_length: None,
+            request_body: request.request_body,
+            events: request.events,
         })
     }
 }
@@ -256,26 +267,29 @@ pub struct ExchangeRecord {
     response_bytes: u64,
     watcher: SseWatcher,
     ended: bool,
+    status: Option<u16>,
+    /// The response's `content-length`, when it gave one.
+    expected_length: Option<u64>,
+    request_body: Option<Value>,
+    events: Option<mpsc::Sender<ProxyEvent>>,
 }
 
 impl ExchangeRecord {
-    /// The thread key and the exchange's number in it.
-    pub fn id(&self) -> (&str, u32) {
-        (&self.thread.key, self.number)
-    }
-
-    /// The thread's folder.
-    pub fn thread_dir(&self) -> &Path {
-        &self.thread.dir
-    }
-
     /// Milliseconds since the request arrived.
     pub fn elapsed_ms(&self) -> u64 {
         u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
     /// Records the response head and opens the body file (`.sse` for an event stream).
-    pub fn response(&mut self, status: u16, headers: Vec<(String, String)>, event_stream: bool) {
+    pub fn response(
+        &mut self,
+        status: u16,
+        headers: Vec<(String, String)>,
+        event_stream: bool,
+        content_length: Option<u64>,
+    ) {
+        self.status = Some(status);
+        self.expected_length = content_length;
         let extension = match event_stream {
             true => "sse",
             false => "body",
@@ -319,18 +333,8 @@ impl ExchangeRecord {
         }
     }
 
-    /// The event stream's failure, if it reported one (`response.failed`, `error`).
-    pub fn stream_failure(&self) -> Option<String> {
-        self.watcher.failure.clone()
-    }
-
-    /// `response.usage` of the `response.completed` event seen so far.
-    pub fn usage(&self) -> Option<&Value> {
-        self.watcher.usage.as_ref()
-    }
-
-    /// Records the end. `reason` set means the exchange failed; a completed transfer whose
-    /// stream reported a failure counts as failed too.
+    /// Records the end and tells the live view. `reason` set means the exchange failed; a
+    /// completed transfer whose stream reported a failure counts as failed too.
     pub fn end(&mut self, reason: Option<String>) {
         if self.ended {
             return;
@@ -347,20 +351,48 @@ impl ExchangeRecord {
         self.thread.append(&ExchangeLine::End {
             number: self.number,
             outcome,
-            reason,
+            reason: reason.clone(),
             total_ms: self.elapsed_ms(),
             response_bytes: self.response_bytes,
             usage: self.watcher.usage.clone(),
             response_id: self.watcher.response_id.clone(),
         });
+        if let Some(events) = self.events.take() {
+            let event = ProxyEvent {
+                thread: self.thread.key.clone(),
+                thread_dir: self.thread.dir.clone(),
+                number: self.number,
+                status: self.status,
+                request: self.request_body.take(),
+                usage: self.watcher.usage.clone(),
+                total_ms: self.elapsed_ms(),
+                failure: reason,
+            };
+            if events.try_send(event).is_err() {
+                tracing::debug!("The live view lags behind; one request is left out of it.");
+            }
+        }
+    }
+
+    /// Whether the client has had the whole response: every byte its `content-length`
+    /// announced, or an event stream's `response.completed`.
+    fn delivered(&self) -> bool {
+        let all_bytes = self
+            .expected_length
+            .is_some_and(|length| self.response_bytes >= length);
+        all_bytes || self.watcher.completed
     }
 }
 
 impl Drop for ExchangeRecord {
+    /// A client that has what it needs may close the connection before the body's end is
+    /// polled: that exchange completed.
     fn drop(&mut self) {
-        self.end(Some(
-            "the client closed the connection before the response ended".to_string(),
-        ));
+        let reason = match self.delivered() {
+            true => None,
+            false => Some("the client closed the connection before the response ended".to_string()),
+        };
+        self.end(reason);
     }
 }
 

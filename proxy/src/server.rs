@@ -202,6 +202,7 @@ async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Pr
                     .map(str::to_string)
             })
         });
+    let request_body = body_value.filter(|body| body.get("input").is_some_and(Value::is_array));
     let record = shared.recorder.begin(ArrivedRequest {
         thread_key,
         method: parts.method.as_str(),
@@ -211,6 +212,8 @@ async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Pr
         decoded: decoded
             .as_ref()
             .map(|(bytes, extension)| (&bytes[..], *extension)),
+        request_body,
+        events: shared.events.clone(),
     });
     let mut record = match record {
         Ok(record) => record,
@@ -221,7 +224,6 @@ async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Pr
             return proxy_error(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string());
         }
     };
-    let request_body = body_value.filter(|body| body.get("input").is_some_and(Value::is_array));
     let mut outgoing = shared
         .client
         .request(parts.method.clone(), shared.config.upstream.join(&path))
@@ -236,26 +238,14 @@ async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Pr
         Ok(Ok(response)) => response,
         Ok(Err(error)) => {
             let reason = format!("the upstream could not be reached: {}", error_chain(&error));
-            return failed_before_head(
-                shared,
-                record,
-                request_body,
-                StatusCode::BAD_GATEWAY,
-                reason,
-            );
+            return failed_before_head(record, StatusCode::BAD_GATEWAY, reason);
         }
         Err(_) => {
             let reason = format!(
                 "the upstream sent no response head within {} s",
                 idle.as_secs_f64()
             );
-            return failed_before_head(
-                shared,
-                record,
-                request_body,
-                StatusCode::GATEWAY_TIMEOUT,
-                reason,
-            );
+            return failed_before_head(record, StatusCode::GATEWAY_TIMEOUT, reason);
         }
     };
     let status = response.status();
@@ -268,6 +258,7 @@ async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Pr
         status.as_u16(),
         redacted_headers(response.headers()),
         event_stream,
+        response.content_length(),
     );
     let mut relayed = Response::builder().status(status);
     for (name, value) in response.headers() {
@@ -280,8 +271,6 @@ async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Pr
         record,
         status,
         idle,
-        request_body,
-        events: shared.events.clone(),
     };
     let stream = futures_util::stream::unfold(state, relay_next);
     match relayed.body(BodyExt::boxed(StreamBody::new(stream))) {
@@ -297,8 +286,6 @@ struct Relay {
     record: ExchangeRecord,
     status: StatusCode,
     idle: Duration,
-    request_body: Option<Value>,
-    events: Option<mpsc::Sender<ProxyEvent>>,
 }
 
 async fn relay_next(mut state: Relay) -> Option<(Result<Frame<Bytes>, BoxError>, Relay)> {
@@ -324,15 +311,6 @@ async fn relay_next(mut state: Relay) -> Option<(Result<Frame<Bytes>, BoxError>,
     state.response = None;
     let failed = reason.clone();
     state.record.end(reason);
-    send_event(
-        state.events.as_ref(),
-        ProxyEvent::finished(
-            &state.record,
-            Some(state.status.as_u16()),
-            state.request_body.take(),
-            failed.clone().or_else(|| state.record.stream_failure()),
-        ),
-    );
     match failed {
         // A body that ends with an error makes hyper close the connection without the
         // closing chunk, so the client sees the stream cut rather than a false end.
@@ -342,26 +320,12 @@ async fn relay_next(mut state: Relay) -> Option<(Result<Frame<Bytes>, BoxError>,
 }
 
 fn failed_before_head(
-    shared: &Shared,
     mut record: ExchangeRecord,
-    request_body: Option<Value>,
     status: StatusCode,
     reason: String,
 ) -> Response<ProxyBody> {
     record.end(Some(reason.clone()));
-    send_event(
-        shared.events.as_ref(),
-        ProxyEvent::finished(&record, None, request_body, Some(reason.clone())),
-    );
     proxy_error(status, &reason)
-}
-
-fn send_event(events: Option<&mpsc::Sender<ProxyEvent>>, event: ProxyEvent) {
-    if let Some(events) = events
-        && events.try_send(event).is_err()
-    {
-        tracing::debug!("The live view lags behind; one request is left out of it.");
-    }
 }
 
 /// An answer of the proxy's own: a JSON error in the Responses API's shape.

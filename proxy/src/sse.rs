@@ -9,6 +9,8 @@ pub struct SseWatcher {
     pub usage: Option<Value>,
     pub response_id: Option<String>,
     pub failure: Option<String>,
+    /// A `response.completed` event was seen.
+    pub completed: bool,
 }
 
 impl SseWatcher {
@@ -40,6 +42,7 @@ impl SseWatcher {
         let response = event.get("response");
         match event.get("type").and_then(Value::as_str) {
             Some("response.completed") => {
+                self.completed = true;
                 self.usage = response.and_then(|r| r.get("usage")).cloned();
                 self.response_id = response
                     .and_then(|r| r.get("id"))

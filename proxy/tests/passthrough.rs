@@ -332,6 +332,30 @@ async fn a_stalled_or_dropped_stream_is_cut_for_the_client_and_marked_failed() {
     proxy.shutdown().await;
 }
 
+#[tokio::test]
+async fn a_client_that_leaves_after_response_completed_had_a_completed_exchange() {
+    let upstream = support::Upstream::start().await;
+    let out = tempfile::tempdir().unwrap();
+    let (proxy, mut events) = proxy(&upstream.url(), out.path(), Duration::from_secs(10)).await;
+    let sent = body("leaver", "bye");
+    let expected = support::sse_chunks(&format!("resp_{}", sent.len())).concat();
+    let mut response = client()
+        .post(format!("http://{}/linger", proxy.local_addr()))
+        .body(sent)
+        .send()
+        .await
+        .unwrap();
+    let mut received = Vec::new();
+    while received.len() < expected.len() {
+        received.extend_from_slice(&response.chunk().await.unwrap().unwrap());
+    }
+    drop(response);
+    let event = events.recv().await.unwrap();
+    assert_eq!((event.status, event.failure), (Some(200), None));
+    assert_eq!(only_exchange(out.path()).outcome, Some(Outcome::Completed));
+    proxy.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fifty_concurrent_requests_lose_nothing() {
     let upstream = support::Upstream::start().await;

@@ -1,7 +1,7 @@
 //! An in-process mock of the upstream, on loopback, whose answer depends on the path:
 //! `/v1/responses` an SSE stream in several chunks, `/gzip` the same stream gzip-encoded,
 //! `/status/NNN` that status with a JSON error, `/stall` one chunk then silence, `/drop` one
-//! chunk then a broken connection. It records what it received.
+//! chunk then a broken connection, `/linger` the stream kept open for 2 s after its last event. It records what it received.
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
@@ -157,6 +157,11 @@ async fn answer(
                 }
                 tokio::time::sleep(Duration::from_millis(5)).await;
             }
+            if path == "/linger" {
+                // The stream stays open after `response.completed`, as a slow server's may.
+                tokio::time::sleep(Duration::from_secs(2)).await;
+            }
+            drop(sender);
         });
     }
     response

@@ -28,8 +28,9 @@ use super::scenario::Scenario;
 
 /// The scenario the leg plays.
 pub const PROXY_SCENARIO: &str = "resume_unchanged";
-/// How long the proxy may take to start, and the recording to show every exchange ended.
-const WAIT: Duration = Duration::from_secs(30);
+/// How long the proxy may take to start, the recording to show every exchange ended, and the
+/// live view to print them.
+const WAIT: Duration = Duration::from_secs(60);
 const POLL: Duration = Duration::from_millis(50);
 const INSPECT_TIMEOUT: Duration = Duration::from_secs(120);
 /// What the proxy prints on standard error once it listens.
@@ -113,6 +114,13 @@ pub fn run_proxy_leg(
             .count();
         (ended == exchanges).then_some(recording)
     });
+    // The live view counts tokens before it prints (loading the tokenizer takes seconds in a
+    // debug build): its lines come later.
+    let live = wait_for(|| {
+        let live = std::fs::read_to_string(&stdout_path).ok()?;
+        (live.lines().count() >= exchanges).then_some(live)
+    })
+    .unwrap_or_else(|| std::fs::read_to_string(&stdout_path).unwrap_or_default());
     drop(proxy);
     let Some(recording) = recording else {
         return Ok(vec![format!(
@@ -121,7 +129,6 @@ pub fn run_proxy_leg(
         )]);
     };
     let mut problems = check_bytes(&mock, &recording);
-    let live = std::fs::read_to_string(&stdout_path).unwrap_or_default();
     let responses_lines: Vec<&str> = live
         .lines()
         .filter(|line| !line.contains("(not a Responses request)"))
