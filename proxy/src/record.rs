@@ -243,6 +243,7 @@ impl Recorder {
             started,
             body: None,
             pending: Vec::new(),
+            body_kind: BodyKind::Other,
             response_bytes: 0,
             watcher: SseWatcher::default(),
             ended: false,
@@ -252,6 +253,15 @@ impl Recorder {
             events: request.events,
         })
     }
+}
+
+/// What a response body is, which decides how it is recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyKind {
+    /// `text/event-stream`: recorded line by line into `response-NNNN.sse`.
+    EventStream,
+    /// Anything else: recorded as it comes into `response-NNNN.body`.
+    Other,
 }
 
 /// The rest of one exchange: response head, body lines, end. Dropped before its end (the
@@ -264,6 +274,7 @@ pub struct ExchangeRecord {
     body: Option<File>,
     /// The part of the body after its last newline, written when the line completes.
     pending: Vec<u8>,
+    body_kind: BodyKind,
     response_bytes: u64,
     watcher: SseWatcher,
     ended: bool,
@@ -285,14 +296,15 @@ impl ExchangeRecord {
         &mut self,
         status: u16,
         headers: Vec<(String, String)>,
-        event_stream: bool,
+        body_kind: BodyKind,
         content_length: Option<u64>,
     ) {
         self.status = Some(status);
         self.expected_length = content_length;
-        let extension = match event_stream {
-            true => "sse",
-            false => "body",
+        self.body_kind = body_kind;
+        let extension = match body_kind {
+            BodyKind::EventStream => "sse",
+            BodyKind::Other => "body",
         };
         let name = format!("response-{:04}.{extension}", self.number);
         match create_new(&self.thread.dir.join(&name)) {
@@ -308,9 +320,14 @@ impl ExchangeRecord {
         });
     }
 
-    /// Records a chunk of the response body: whole lines are written at once.
+    /// Records a chunk of the response body: an event stream's whole lines are written at
+    /// once (and watched for usage and failures), any other body as it comes.
     pub fn chunk(&mut self, bytes: &[u8]) {
         self.response_bytes += bytes.len() as u64;
+        match self.body_kind {
+            BodyKind::EventStream => {}
+            BodyKind::Other => return self.write_body(bytes),
+        }
         self.pending.extend_from_slice(bytes);
         let Some(last) = self.pending.iter().rposition(|byte| *byte == b'\n') else {
             return;

@@ -33,6 +33,7 @@ use crate::ProxyConfig;
 use crate::ProxyError;
 use crate::ProxyEvent;
 use crate::record::ArrivedRequest;
+use crate::record::BodyKind;
 use crate::record::ExchangeRecord;
 use crate::record::Recorder;
 use crate::redact::redacted_headers;
@@ -249,15 +250,24 @@ async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Pr
         }
     };
     let status = response.status();
-    let event_stream = response
-        .headers()
-        .get(hyper::header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.starts_with("text/event-stream"));
+    let header = |name| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|value| value.to_str().ok())
+    };
+    // A compressed stream has no lines to split: it is recorded as it comes.
+    let body_kind = match header(hyper::header::CONTENT_TYPE)
+        .is_some_and(|value| value.starts_with("text/event-stream"))
+        && header(hyper::header::CONTENT_ENCODING).is_none_or(|value| value == "identity")
+    {
+        true => BodyKind::EventStream,
+        false => BodyKind::Other,
+    };
     record.response(
         status.as_u16(),
         redacted_headers(response.headers()),
-        event_stream,
+        body_kind,
         response.content_length(),
     );
     let mut relayed = Response::builder().status(status);

@@ -195,6 +195,10 @@ async fn compressed_requests_and_responses_pass_as_bytes_and_are_recorded_decode
         std::fs::read(thread.join("request-0001.wire.gz")).unwrap(),
         wire
     );
+    assert_eq!(
+        std::fs::read(thread.join("response-0001.body")).unwrap(),
+        support::gzip(sse.as_bytes())
+    );
     assert_no_key(out.path());
     proxy.shutdown().await;
 }
@@ -218,6 +222,10 @@ async fn error_statuses_reach_the_client_and_are_recorded_as_failures() {
             b"{\"error\":{\"message\":\"try later\"}}"
         );
     }
+    assert_eq!(
+        std::fs::read(out.path().join("errors/response-0002.body")).unwrap(),
+        b"{\"error\":{\"message\":\"try later\"}}"
+    );
     let recording = read_recording(out.path()).unwrap();
     let outcomes: Vec<_> = recording.threads[0]
         .exchanges
