@@ -94,6 +94,7 @@ pub use layout::render_request_layout;
 // Recordings of `codex-context proxy`: one line per exchange (tokens by source, server usage,
 // prefix reuse against the thread's previous request) and the report of a recording folder.
 pub use recording::ExchangeView;
+pub use recording::TurnCounter;
 pub use recording::parse_recorded_request;
 pub use recording::render_exchange_line;
 pub use recording::render_recording_text;

@@ -20,6 +20,8 @@ pub struct ExchangeView<'a> {
     pub thread: &'a str,
     /// 1-based, per thread.
     pub number: u32,
+    /// The turn's 1-based place in the thread, when the client names its turns.
+    pub turn: Option<usize>,
     /// The Responses request, when the exchange carried one.
     pub request: Option<&'a ResponsesRequest>,
     /// The thread's Responses request before this one.
@@ -37,7 +39,10 @@ pub struct ExchangeView<'a> {
 /// tokens by source, what the server reported as input and cached, and the prefix shared with
 /// the thread's previous request or why it broke.
 pub fn render_exchange_line(view: &ExchangeView<'_>) -> String {
-    let mut line = format!("[{} #{}]", view.thread, view.number);
+    let mut line = match view.turn {
+        Some(turn) => format!("[{} #{} turn {turn}]", view.thread, view.number),
+        None => format!("[{} #{}]", view.thread, view.number),
+    };
     let stat = view.request.map(|request| {
         let requests: Vec<ResponsesRequest> = view
             .previous
@@ -121,6 +126,26 @@ fn token_cells(line: &mut String, stat: &RequestStat) {
     }
 }
 
+/// Numbers a thread's turns in the order their ids first appear.
+#[derive(Debug, Default)]
+pub struct TurnCounter {
+    last: Option<String>,
+    count: usize,
+}
+
+impl TurnCounter {
+    /// The 1-based turn of a request with `turn_id` (`None` without one); a request with the
+    /// same id as the one before is in the same turn.
+    pub fn turn(&mut self, turn_id: Option<&str>) -> Option<usize> {
+        let id = turn_id?;
+        if self.last.as_deref() != Some(id) {
+            self.last = Some(id.to_string());
+            self.count += 1;
+        }
+        Some(self.count)
+    }
+}
+
 /// The typed request of a recorded body, for counting its tokens. Clients other than Codex
 /// leave out keys this project always writes: they get their defaults. A body whose tools,
 /// text controls, metadata or reasoning this project cannot read is read without them (its
@@ -176,6 +201,7 @@ pub fn render_recording_text(recording: &Recording) -> String {
             thread.exchanges.len()
         );
         let mut previous: Option<ResponsesRequest> = None;
+        let mut turns = TurnCounter::default();
         for exchange in &thread.exchanges {
             let request = exchange.request.as_ref().and_then(parse_recorded_request);
             let failure = match exchange.outcome {
@@ -186,6 +212,7 @@ pub fn render_recording_text(recording: &Recording) -> String {
             out.push_str(&render_exchange_line(&ExchangeView {
                 thread: &thread.key,
                 number: exchange.number,
+                turn: turns.turn(exchange.turn_id.as_deref()),
                 request: request.as_ref(),
                 previous: previous.as_ref(),
                 status: exchange.status,

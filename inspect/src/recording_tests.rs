@@ -27,6 +27,7 @@ fn exchange(number: u32, request: Option<Value>, status: Option<u16>) -> Recorde
         method: "POST".to_string(),
         path: "/v1/responses".to_string(),
         request,
+        turn_id: Some(format!("turn-{}", number.min(2))),
         status,
         first_byte_ms: Some(40),
         total_ms: Some(250),

@@ -17,6 +17,8 @@ pub struct ProxyEvent {
     pub status: Option<u16>,
     /// The request body when it was a Responses request (decoded when it came compressed).
     pub request: Option<Value>,
+    /// The turn id Codex sent in `x-codex-turn-metadata`.
+    pub turn_id: Option<String>,
     /// `response.usage` of the `response.completed` event.
     pub usage: Option<Value>,
     pub total_ms: u64,

@@ -10,6 +10,7 @@ use crate::ProxyError;
 use crate::record::EXCHANGES_FILE;
 use crate::record::ExchangeLine;
 use crate::record::Outcome;
+use crate::record::turn_id;
 
 /// A recording folder, or one thread folder of it.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,6 +37,8 @@ pub struct RecordedExchange {
     pub path: String,
     /// The Responses request body (`None` for other requests).
     pub request: Option<Value>,
+    /// The turn id Codex sent in `x-codex-turn-metadata`.
+    pub turn_id: Option<String>,
     pub status: Option<u16>,
     pub first_byte_ms: Option<u64>,
     pub total_ms: Option<u64>,
@@ -114,6 +117,7 @@ fn read_thread(dir: &Path) -> Result<RecordedThread, ProxyError> {
                 thread,
                 method,
                 path: request_path,
+                headers,
                 body_file,
                 ..
             } => {
@@ -139,6 +143,7 @@ fn read_thread(dir: &Path) -> Result<RecordedThread, ProxyError> {
                         method,
                         path: request_path,
                         request,
+                        turn_id: turn_id(&headers),
                         status: None,
                         first_byte_ms: None,
                         total_ms: None,

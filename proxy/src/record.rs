@@ -29,6 +29,8 @@ use crate::sse::SseWatcher;
 pub const EXCHANGES_FILE: &str = "exchanges.jsonl";
 /// The thread folder of requests that name no `prompt_cache_key` and no session id.
 pub const UNTHREADED: &str = "unthreaded";
+/// The header in which Codex names the turn a request belongs to (`turn_id` in its JSON).
+const TURN_METADATA_HEADER: &str = "x-codex-turn-metadata";
 /// The longest thread folder name taken from a key.
 const MAX_FOLDER_NAME: usize = 80;
 
@@ -202,6 +204,7 @@ impl Recorder {
             }
             Err(_) => 0,
         };
+        let turn_id = turn_id(&request.headers);
         let json = request.decoded.map_or(request.wire, |(decoded, _)| decoded);
         let body_file = match json.is_empty() {
             true => None,
@@ -250,6 +253,7 @@ impl Recorder {
             status: None,
             expected_length: None,
             request_body: request.request_body,
+            turn_id,
             events: request.events,
         })
     }
@@ -282,6 +286,7 @@ pub struct ExchangeRecord {
     /// The response's `content-length`, when it gave one.
     expected_length: Option<u64>,
     request_body: Option<Value>,
+    turn_id: Option<String>,
     events: Option<mpsc::Sender<ProxyEvent>>,
 }
 
@@ -381,6 +386,7 @@ impl ExchangeRecord {
                 number: self.number,
                 status: self.status,
                 request: self.request_body.take(),
+                turn_id: self.turn_id.take(),
                 usage: self.watcher.usage.clone(),
                 total_ms: self.elapsed_ms(),
                 failure: reason,
@@ -411,6 +417,18 @@ impl Drop for ExchangeRecord {
         };
         self.end(reason);
     }
+}
+
+/// The turn id Codex sends in `x-codex-turn-metadata`, among recorded headers.
+pub fn turn_id(headers: &[(String, String)]) -> Option<String> {
+    let (_, metadata) = headers
+        .iter()
+        .find(|(name, _)| name == TURN_METADATA_HEADER)?;
+    serde_json::from_str::<Value>(metadata)
+        .ok()?
+        .get("turn_id")?
+        .as_str()
+        .map(str::to_string)
 }
 
 /// Whether `bytes` are a Responses request body (a JSON object with an `input` array), which

@@ -70,6 +70,10 @@ async fn post(
         .post(format!("http://{}{path}", proxy.local_addr()))
         .header("authorization", format!("Bearer {KEY}"))
         .header("content-type", "application/json")
+        .header(
+            "x-codex-turn-metadata",
+            r#"{"thread_id":"t","turn_id":"turn-1"}"#,
+        )
         .body(body);
     if let Some(encoding) = encoding {
         request = request.header("content-encoding", encoding);
@@ -158,7 +162,9 @@ async fn an_sse_stream_is_relayed_unchanged_and_recorded() {
             None
         )
     );
+    assert_eq!(exchange.turn_id.as_deref(), Some("turn-1"));
     let event = events.recv().await.unwrap();
+    assert_eq!(event.turn_id.as_deref(), Some("turn-1"));
     assert_eq!(
         (
             event.thread.as_str(),

@@ -10,6 +10,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use codex_core::ResponsesRequest;
 use codex_inspect::ExchangeView;
+use codex_inspect::TurnCounter;
 use codex_inspect::parse_recorded_request;
 use codex_inspect::render_exchange_line;
 use codex_inspect::render_recording_text;
@@ -84,9 +85,9 @@ pub fn run(args: &ProxyArgs) -> anyhow::Result<String> {
     );
     // Counting tokens takes a while on long threads: the live view has a thread of its own.
     let printer = std::thread::spawn(move || {
-        let mut previous: HashMap<String, ResponsesRequest> = HashMap::new();
+        let mut threads: HashMap<String, (Option<ResponsesRequest>, TurnCounter)> = HashMap::new();
         while let Some(event) = receiver.blocking_recv() {
-            print_event(&event, &mut previous);
+            print_event(&event, threads.entry(event.thread.clone()).or_default());
         }
     });
     runtime.block_on(proxy.wait());
@@ -94,13 +95,16 @@ pub fn run(args: &ProxyArgs) -> anyhow::Result<String> {
     Ok(String::new())
 }
 
-fn print_event(event: &ProxyEvent, previous: &mut HashMap<String, ResponsesRequest>) {
+/// Prints `event`'s line; `thread` holds its thread's previous Responses request and turns.
+fn print_event(event: &ProxyEvent, thread: &mut (Option<ResponsesRequest>, TurnCounter)) {
+    let (previous, turns) = thread;
     let request = event.request.as_ref().and_then(parse_recorded_request);
     let line = render_exchange_line(&ExchangeView {
         thread: &event.thread,
         number: event.number,
+        turn: turns.turn(event.turn_id.as_deref()),
         request: request.as_ref(),
-        previous: previous.get(&event.thread),
+        previous: previous.as_ref(),
         status: event.status,
         usage: event.usage.as_ref(),
         total_ms: Some(event.total_ms),
@@ -109,8 +113,8 @@ fn print_event(event: &ProxyEvent, previous: &mut HashMap<String, ResponsesReque
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(line.as_bytes());
     let _ = stdout.flush();
-    if let Some(request) = request {
-        previous.insert(event.thread.clone(), request);
+    if request.is_some() {
+        *previous = request;
     }
 }
 

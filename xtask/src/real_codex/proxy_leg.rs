@@ -2,9 +2,10 @@
 //! two-step scenario (`codex exec`, then `codex exec resume --last`). The turn completes; each
 //! body the mock received is the recorded body byte for byte, and each answer the mock sent is
 //! the recorded response byte for byte (the proxy relays what it records, as its own tests
-//! show); both steps land in one thread, whose second request reports its prefix reuse in the
-//! live view; `inspect` reads the recording; the key appears in no recording, log or output.
-//! The proxy is ended with SIGKILL, so the recording read is one that survived a kill.
+//! show); both steps land in one thread, whose second request the live view shows as turn 2
+//! with its prefix reuse; `inspect` reads the recording; the key appears in no recording, log
+//! or output. The proxy is ended with SIGKILL, so the recording read is one that survived a
+//! kill. `.ci/run` runs it with the rest of `cargo xtask real-codex --check`.
 
 use std::fs::File;
 use std::os::unix::process::CommandExt as _;
@@ -134,9 +135,9 @@ pub fn run_proxy_leg(
         .filter(|line| !line.contains("(not a Responses request)"))
         .collect();
     match responses_lines.get(1) {
-        Some(line) if line.contains(" | prefix ") => {}
+        Some(line) if line.contains(" turn 2] ") && line.contains(" | prefix ") => {}
         Some(line) => problems.push(format!(
-            "the live view's second request reports no prefix reuse: {line}"
+            "the live view's second request is not turn 2 with its prefix reuse: {line}"
         )),
         None => problems.push(format!(
             "the live view shows fewer than two requests:\n{live}"
