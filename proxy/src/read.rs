@@ -187,3 +187,42 @@ fn read_thread(dir: &Path) -> Result<RecordedThread, ProxyError> {
         exchanges: exchanges.into_values().collect(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use pretty_assertions::assert_eq;
+
+    use super::*;
+
+    const REQUEST: &str = r#"{"event":"request","number":1,"thread":"t","received_at_ms":0,"method":"GET","path":"/v1/models","headers":[],"body_file":null,"wire_file":null,"body_bytes":0}"#;
+
+    #[test]
+    fn a_last_line_cut_by_a_kill_is_left_out_and_a_damaged_line_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let thread = dir.path().join("t");
+        std::fs::create_dir(&thread).unwrap();
+        let file = thread.join(EXCHANGES_FILE);
+        std::fs::write(&file, format!("{REQUEST}\n{{\"event\":\"resp")).unwrap();
+        let recording = read_recording(dir.path()).unwrap();
+        let exchanges: Vec<(u32, &str, Option<Outcome>)> = recording.threads[0]
+            .exchanges
+            .iter()
+            .map(|e| (e.number, e.path.as_str(), e.outcome))
+            .collect();
+        assert_eq!(exchanges, vec![(1, "/v1/models", None)]);
+
+        std::fs::write(&file, format!("{{broken\n{REQUEST}\n")).unwrap();
+        let error = read_recording(&thread).unwrap_err().to_string();
+        assert_eq!(
+            error,
+            format!(
+                "{} line 1: key must be a string at line 1 column 2",
+                file.display()
+            )
+        );
+        assert!(matches!(
+            read_recording(&dir.path().join("missing")),
+            Err(ProxyError::NotARecording { .. })
+        ));
+    }
+}

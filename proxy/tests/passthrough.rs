@@ -347,6 +347,34 @@ async fn a_stalled_or_dropped_stream_is_cut_for_the_client_and_marked_failed() {
 }
 
 #[tokio::test]
+async fn an_upstream_that_never_answers_is_a_504_after_the_idle_timeout() {
+    let upstream = support::Upstream::start().await;
+    let out = tempfile::tempdir().unwrap();
+    let (proxy, _events) = proxy(&upstream.url(), out.path(), Duration::from_millis(300)).await;
+    let (status, received) = post(&proxy, "/stall-head", body("silent", "x"), None).await;
+    assert_eq!(status, 504);
+    let error: serde_json::Value = serde_json::from_slice(&received.unwrap()).unwrap();
+    assert_eq!(
+        error["error"]["message"],
+        "codex-context proxy: the upstream sent no response head within 0.3 s"
+    );
+    let exchange = only_exchange(out.path());
+    assert_eq!(
+        (
+            exchange.status,
+            exchange.outcome,
+            exchange.reason.as_deref()
+        ),
+        (
+            None,
+            Some(Outcome::Failed),
+            Some("the upstream sent no response head within 0.3 s")
+        )
+    );
+    proxy.shutdown().await;
+}
+
+#[tokio::test]
 async fn a_client_that_leaves_after_response_completed_had_a_completed_exchange() {
     let upstream = support::Upstream::start().await;
     let out = tempfile::tempdir().unwrap();

@@ -1,7 +1,7 @@
 //! An in-process mock of the upstream, on loopback, whose answer depends on the path:
 //! `/v1/responses` an SSE stream in several chunks, `/gzip` the same stream gzip-encoded,
 //! `/status/NNN` that status with a JSON error, `/stall` one chunk then silence, `/drop` one
-//! chunk then a broken connection, `/linger` the stream kept open for 2 s after its last event. It records what it received.
+//! chunk then a broken connection, `/stall-head` no answer for 30 s, `/linger` the stream kept open for 2 s after its last event. It records what it received.
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
@@ -102,6 +102,9 @@ async fn answer(
     let (parts, body) = request.into_parts();
     let body = body.collect().await.unwrap().to_bytes().to_vec();
     let path = parts.uri.path().to_string();
+    if path == "/stall-head" {
+        tokio::time::sleep(Duration::from_secs(30)).await;
+    }
     let id = format!("resp_{}", body.len());
     log.lock().unwrap().push(Received {
         path: path.clone(),
