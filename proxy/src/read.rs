@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use crate::ProxyError;
-use crate::record::EXCHANGES_FILE;
-use crate::record::ExchangeLine;
-use crate::record::Outcome;
+use crate::line::EXCHANGES_FILE;
+use crate::line::ExchangeLine;
+use crate::line::Outcome;
 use crate::record::turn_id;
 
 /// A recording folder, or one thread folder of it.

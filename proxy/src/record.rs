@@ -15,78 +15,23 @@ use std::time::Instant;
 use std::time::SystemTime;
 use std::time::UNIX_EPOCH;
 
-use serde::Deserialize;
-use serde::Serialize;
 use serde_json::Value;
-
 use tokio::sync::mpsc;
 
 use crate::ProxyError;
 use crate::ProxyEvent;
+use crate::decode::StreamDecoder;
+use crate::line::EXCHANGES_FILE;
+use crate::line::ExchangeLine;
+use crate::line::Outcome;
 use crate::sse::SseWatcher;
 
-/// The sidecar of a thread folder: one JSON line per [`ExchangeLine`].
-pub const EXCHANGES_FILE: &str = "exchanges.jsonl";
 /// The thread folder of requests that name no `prompt_cache_key` and no session id.
 pub const UNTHREADED: &str = "unthreaded";
 /// The header in which Codex names the turn a request belongs to (`turn_id` in its JSON).
 const TURN_METADATA_HEADER: &str = "x-codex-turn-metadata";
 /// The longest thread folder name taken from a key.
 const MAX_FOLDER_NAME: usize = 80;
-
-/// One line of `exchanges.jsonl`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
-pub enum ExchangeLine {
-    /// A request arrived and its bytes were written.
-    Request {
-        number: u32,
-        /// The `prompt_cache_key` or session id the thread was grouped by.
-        thread: String,
-        /// Milliseconds since the Unix epoch.
-        received_at_ms: u64,
-        method: String,
-        path: String,
-        /// Lower-cased names in arrival order, secret values redacted.
-        headers: Vec<(String, String)>,
-        /// The request body as JSON (decoded when it came compressed); `None` without a body.
-        body_file: Option<String>,
-        /// The compressed bytes as they came, when `Content-Encoding` was gzip or zstd.
-        wire_file: Option<String>,
-        body_bytes: usize,
-    },
-    /// The upstream's status and headers arrived.
-    Response {
-        number: u32,
-        status: u16,
-        headers: Vec<(String, String)>,
-        /// The file the response body is written to, line by line as it arrives.
-        body_file: String,
-        /// Time from the request's arrival to the response head.
-        first_byte_ms: u64,
-    },
-    /// The exchange ended.
-    End {
-        number: u32,
-        outcome: Outcome,
-        /// Why a failed exchange failed.
-        reason: Option<String>,
-        /// Time from the request's arrival to the end of the response.
-        total_ms: u64,
-        response_bytes: u64,
-        /// `response.usage` of the `response.completed` event.
-        usage: Option<Value>,
-        response_id: Option<String>,
-    },
-}
-
-/// How an exchange ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    Completed,
-    Failed,
-}
 
 /// The writer of one recording folder, shared by every connection.
 #[derive(Debug)]
@@ -245,6 +190,7 @@ impl Recorder {
             number,
             started,
             body: None,
+            wire: None,
             pending: Vec::new(),
             body_kind: BodyKind::Other,
             response_bytes: 0,
@@ -260,10 +206,11 @@ impl Recorder {
 }
 
 /// What a response body is, which decides how it is recorded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum BodyKind {
-    /// `text/event-stream`: recorded line by line into `response-NNNN.sse`.
-    EventStream,
+    /// `text/event-stream`: recorded line by line into `response-NNNN.sse`, decoded first
+    /// when it comes compressed.
+    EventStream(StreamDecoder),
     /// Anything else: recorded as it comes into `response-NNNN.body`.
     Other,
 }
@@ -276,6 +223,8 @@ pub struct ExchangeRecord {
     number: u32,
     started: Instant,
     body: Option<File>,
+    /// The compressed bytes of an event stream, as they came.
+    wire: Option<File>,
     /// The part of the body after its last newline, written when the line completes.
     pending: Vec<u8>,
     body_kind: BodyKind,
@@ -306,11 +255,23 @@ impl ExchangeRecord {
     ) {
         self.status = Some(status);
         self.expected_length = content_length;
-        self.body_kind = body_kind;
-        let extension = match body_kind {
-            BodyKind::EventStream => "sse",
+        let extension = match &body_kind {
+            BodyKind::EventStream(_) => "sse",
             BodyKind::Other => "body",
         };
+        let wire_file = match &body_kind {
+            BodyKind::EventStream(decoder) => decoder
+                .wire_extension()
+                .map(|extension| format!("response-{:04}.wire.{extension}", self.number)),
+            BodyKind::Other => None,
+        };
+        self.body_kind = body_kind;
+        if let Some(name) = &wire_file {
+            match create_new(&self.thread.dir.join(name)) {
+                Ok(file) => self.wire = Some(file),
+                Err(error) => tracing::warn!("{error}."),
+            }
+        }
         let name = format!("response-{:04}.{extension}", self.number);
         match create_new(&self.thread.dir.join(&name)) {
             Ok(file) => self.body = Some(file),
@@ -321,6 +282,7 @@ impl ExchangeRecord {
             status,
             headers,
             body_file: name,
+            wire_file,
             first_byte_ms: self.elapsed_ms(),
         });
     }
@@ -329,11 +291,30 @@ impl ExchangeRecord {
     /// once (and watched for usage and failures), any other body as it comes.
     pub fn chunk(&mut self, bytes: &[u8]) {
         self.response_bytes += bytes.len() as u64;
-        match self.body_kind {
-            BodyKind::EventStream => {}
+        let decoded = match &mut self.body_kind {
             BodyKind::Other => return self.write_body(bytes),
+            BodyKind::EventStream(decoder) => decoder.decode(bytes),
+        };
+        if let Some(wire) = &mut self.wire
+            && let Err(error) = wire.write_all(bytes)
+        {
+            tracing::warn!(
+                "The compressed response of request {} could not be recorded: {error}.",
+                self.number
+            );
+            self.wire = None;
         }
-        self.pending.extend_from_slice(bytes);
+        match decoded {
+            Ok(decoded) => self.pending.extend_from_slice(&decoded),
+            Err(error) => {
+                tracing::warn!(
+                    "The response of request {} could not be decoded for the recording: {error}.",
+                    self.number
+                );
+                self.body_kind = BodyKind::Other;
+                return;
+            }
+        }
         let Some(last) = self.pending.iter().rposition(|byte| *byte == b'\n') else {
             return;
         };

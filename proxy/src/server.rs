@@ -32,6 +32,7 @@ use crate::ListenScope;
 use crate::ProxyConfig;
 use crate::ProxyError;
 use crate::ProxyEvent;
+use crate::decode::StreamDecoder;
 use crate::record::ArrivedRequest;
 use crate::record::BodyKind;
 use crate::record::ExchangeRecord;
@@ -256,13 +257,14 @@ async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<Pr
             .get(name)
             .and_then(|value| value.to_str().ok())
     };
-    // A compressed stream has no lines to split: it is recorded as it comes.
-    let body_kind = match header(hyper::header::CONTENT_TYPE)
-        .is_some_and(|value| value.starts_with("text/event-stream"))
-        && header(hyper::header::CONTENT_ENCODING).is_none_or(|value| value == "identity")
-    {
-        true => BodyKind::EventStream,
-        false => BodyKind::Other,
+    // An event stream in an encoding the proxy cannot undo is recorded as it comes.
+    let body_kind = match (
+        header(hyper::header::CONTENT_TYPE)
+            .is_some_and(|value| value.starts_with("text/event-stream")),
+        StreamDecoder::for_encoding(header(hyper::header::CONTENT_ENCODING)),
+    ) {
+        (true, Some(decoder)) => BodyKind::EventStream(decoder),
+        (true, None) | (false, _) => BodyKind::Other,
     };
     record.response(
         status.as_u16(),

@@ -202,9 +202,15 @@ async fn compressed_requests_and_responses_pass_as_bytes_and_are_recorded_decode
         wire
     );
     assert_eq!(
-        std::fs::read(thread.join("response-0001.body")).unwrap(),
+        std::fs::read(thread.join("response-0001.wire.gz")).unwrap(),
         support::gzip(sse.as_bytes())
     );
+    assert_eq!(
+        std::fs::read_to_string(thread.join("response-0001.sse")).unwrap(),
+        sse
+    );
+    // Decoded, the stream gave up its usage.
+    assert!(only_exchange(out.path()).usage.is_some());
     assert_no_key(out.path());
     proxy.shutdown().await;
 }
