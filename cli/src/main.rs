@@ -45,6 +45,7 @@ enum Command {
     WorldState(commands::world_state::WorldStateArgs),
     Session(commands::session::SessionArgs),
     Send(commands::send::SendArgs),
+    Proxy(commands::proxy::ProxyArgs),
 }
 
 fn main() -> ExitCode {
@@ -78,6 +79,7 @@ fn main() -> ExitCode {
         Command::WorldState(args) => commands::world_state::run(&args),
         Command::Session(args) => commands::session::run(&args),
         Command::Send(args) => commands::send::run(&args),
+        Command::Proxy(args) => commands::proxy::run(&args),
     };
     let written = output.and_then(|text| {
         let mut stdout = std::io::stdout().lock();

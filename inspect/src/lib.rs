@@ -13,6 +13,7 @@ mod corpus;
 mod explain;
 mod inspect;
 mod layout;
+mod recording;
 
 // `explain`: the source, role, content kind and size of every entry of a first-turn request,
 // and the AGENTS.md files found.
@@ -113,3 +114,11 @@ pub use layout::LayoutOptions;
 pub use layout::LayoutText;
 pub use layout::render_layout;
 pub use layout::render_request_layout;
+
+// Recordings of `codex-context proxy`: one line per exchange (tokens by source, server usage,
+// prefix reuse against the thread's previous request) and the report of a recording folder.
+pub use recording::ExchangeView;
+pub use recording::TurnCounter;
+pub use recording::parse_recorded_request;
+pub use recording::render_exchange_line;
+pub use recording::render_recording_text;

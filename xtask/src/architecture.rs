@@ -36,6 +36,7 @@ pub const CRATE_LAYERS: &[CrateLayer] = &[
     row("codex-utils-progress", 0),
     row("codex-protocol", 0),
     row("codex-release", 0),
+    row("codex-proxy", 0),
     row("codex-context-fragments", 1),
     row("codex-prompts", 2),
     row("codex-fragments", 3),

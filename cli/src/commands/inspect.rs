@@ -39,7 +39,8 @@ use crate::output::check_output;
 /// cannot be inspected is named in a warning and skipped; the exit code is then 1.
 #[derive(Debug, clap::Args)]
 pub struct InspectArgs {
-    /// The rollout JSONL file, or a folder holding rollout-*.jsonl files at any depth.
+    /// The rollout JSONL file, a folder holding rollout-*.jsonl files at any depth, or a folder
+    /// `codex-context proxy` recorded (or one thread folder of it).
     #[arg(value_name = "ROLLOUT.jsonl|DIR")]
     pub rollout: PathBuf,
 
@@ -86,6 +87,12 @@ pub struct Inspected {
 }
 
 pub fn run(args: &InspectArgs) -> anyhow::Result<Inspected> {
+    if args.rollout.is_dir() && codex_proxy::is_recording(&args.rollout) {
+        return Ok(Inspected {
+            output: super::proxy::inspect_recording(args)?,
+            exit_code: ExitCode::SUCCESS,
+        });
+    }
     // Every item is counted in o200k tokens once it is read.
     codex_fragments::load_tokenizer_in_background();
     let replacing = Replacing::WithForce { force: args.force };

@@ -11,6 +11,7 @@ mod inspect_dir;
 pub mod instructions;
 pub mod merge_patch;
 pub mod models;
+pub mod proxy;
 pub mod request;
 pub mod send;
 pub mod session;

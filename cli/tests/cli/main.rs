@@ -21,6 +21,7 @@ mod models_refresh;
 mod network_timeouts;
 mod not_a_rollout;
 mod output_safety;
+mod proxy;
 mod readme;
 mod real_codex;
 mod request;

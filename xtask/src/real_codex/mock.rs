@@ -52,10 +52,19 @@ impl RecordedRequest {
     }
 }
 
+/// The bytes of one exchange: the request body as received and the response body as sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawExchange {
+    pub request_body: Vec<u8>,
+    pub response_body: Vec<u8>,
+}
+
 #[derive(Debug, Default)]
 struct State {
     replies: VecDeque<Reply>,
     recorded: Vec<RecordedRequest>,
+    /// Parallel to `recorded`.
+    raw: Vec<RawExchange>,
     response_number: u64,
 }
 
@@ -121,6 +130,11 @@ impl MockServer {
     pub fn recorded(&self) -> Vec<RecordedRequest> {
         lock(&self.state).recorded.clone()
     }
+
+    /// The bytes of every exchange so far, parallel to [`MockServer::recorded`].
+    pub fn raw_exchanges(&self) -> Vec<RawExchange> {
+        lock(&self.state).raw.clone()
+    }
 }
 
 impl Drop for MockServer {
@@ -147,7 +161,7 @@ fn serve_connection(stream: TcpStream, state: &Mutex<State>) {
         return;
     };
     let mut reader = BufReader::new(stream);
-    while let Some(request) = read_request(&mut reader) {
+    while let Some((request, request_body)) = read_request(&mut reader) {
         let (content_type, body) = answer(&request, state);
         let head = format!(
             "HTTP/1.1 {}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\n\r\n",
@@ -158,7 +172,14 @@ fn serve_connection(stream: TcpStream, state: &Mutex<State>) {
             },
             body.len()
         );
-        lock(state).recorded.push(request);
+        {
+            let mut state = lock(state);
+            state.recorded.push(request);
+            state.raw.push(RawExchange {
+                request_body,
+                response_body: body.clone(),
+            });
+        }
         if writer.write_all(head.as_bytes()).is_err() || writer.write_all(&body).is_err() {
             return;
         }
@@ -268,9 +289,9 @@ pub fn sse_body(events: &[Value]) -> String {
         .collect()
 }
 
-/// Reads one request (head, then a `content-length` or chunked body); `None` at the end of
-/// the connection or on a malformed request.
-fn read_request(reader: &mut impl BufRead) -> Option<RecordedRequest> {
+/// Reads one request (head, then a `content-length` or chunked body) and its body bytes; `None`
+/// at the end of the connection or on a malformed request.
+fn read_request(reader: &mut impl BufRead) -> Option<(RecordedRequest, Vec<u8>)> {
     let mut line = String::new();
     // Skip blank lines between requests.
     loop {
@@ -320,17 +341,21 @@ fn read_request(reader: &mut impl BufRead) -> Option<RecordedRequest> {
         reader.read_exact(&mut body).ok()?;
         body
     };
-    let body = match body.is_empty() {
+    let raw = body;
+    let body = match raw.is_empty() {
         true => Value::Null,
-        false => serde_json::from_slice(&body)
-            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&body).into_owned())),
+        false => serde_json::from_slice(&raw)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&raw).into_owned())),
     };
-    Some(RecordedRequest {
-        method,
-        path,
-        headers,
-        body,
-    })
+    Some((
+        RecordedRequest {
+            method,
+            path,
+            headers,
+            body,
+        },
+        raw,
+    ))
 }
 
 fn read_chunked(reader: &mut impl BufRead) -> Option<Vec<u8>> {

@@ -3,7 +3,8 @@
 //! scenario of `examples/real-codex/` ([`scenario`]) run with it against a loopback mock of the
 //! Responses API ([`mock`], [`real_run`]), this project run on the same inputs ([`ours`]),
 //! and the two compared ([`checks`]); `docs/real-codex-parity.md` ([`table`]) shows every
-//! difference under a named gap ([`gaps`]).
+//! difference under a named gap ([`gaps`]). The newest release also runs one scenario through
+//! `codex-context proxy` ([`proxy_leg`]): its problems fail `--check` like the table's.
 
 mod checks;
 mod gaps;
@@ -12,6 +13,7 @@ mod install;
 mod mock;
 mod ours;
 mod process;
+mod proxy_leg;
 mod real_run;
 mod rollout_shape;
 mod scenario;
@@ -195,6 +197,35 @@ pub fn run_real_codex(
     progress.finish();
     let rendered = render(&runs, &scenarios, &VERSIONS, &gaps);
     let mut problems = rendered.problems;
+    if let Some((_, version, binary)) = binaries.last() {
+        let leg_started = Instant::now();
+        let scenario = scenario::load_scenarios(&root.join(SCENARIOS_DIR))?
+            .into_iter()
+            .find(|scenario| scenario.name == proxy_leg::PROXY_SCENARIO);
+        let leg = match scenario {
+            Some(scenario) => proxy_leg::run_proxy_leg(
+                binary,
+                &codex_context,
+                &scenario,
+                &runs_dir.join(version).join("proxy"),
+            ),
+            None => Err(format!(
+                "the scenario {} is missing",
+                proxy_leg::PROXY_SCENARIO
+            )),
+        };
+        let leg_problems = leg.unwrap_or_else(|failure| vec![failure]);
+        tracing::info!(
+            "{version} proxy leg: {} problems ({:.1} s)",
+            leg_problems.len(),
+            leg_started.elapsed().as_secs_f64()
+        );
+        problems.extend(
+            leg_problems
+                .into_iter()
+                .map(|problem| format!("{version} proxy leg: {problem}")),
+        );
+    }
     let doc = root.join(REAL_CODEX_DOC_PATH);
     let doc_stale = if options.only.is_empty() {
         let current = std::fs::read_to_string(&doc).ok();

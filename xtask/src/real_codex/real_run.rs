@@ -17,7 +17,8 @@ use super::scenario::Scenario;
 
 /// The environment variable the mock provider reads its key from.
 pub const API_KEY_ENV: &str = "MOCK_API_KEY";
-const API_KEY: &str = "sk-mock-not-a-secret";
+/// The key the mock provider is given; it must never be written by anything in between.
+pub const API_KEY: &str = "sk-mock-not-a-secret";
 /// Logs every connection the binary's HTTP client opens.
 pub const RUST_LOG: &str = "warn,reqwest::connect=debug";
 const STEP_TIMEOUT: Duration = Duration::from_secs(120);

@@ -1,0 +1,141 @@
+//! `codex-context proxy`: a recording pass-through between an agent and its Responses endpoint,
+//! printing one line per request as it ends.
+
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use codex_core::ResponsesRequest;
+use codex_inspect::ExchangeView;
+use codex_inspect::TurnCounter;
+use codex_inspect::parse_recorded_request;
+use codex_inspect::render_exchange_line;
+use codex_inspect::render_recording_text;
+use codex_proxy::ListenScope;
+use codex_proxy::ProxyConfig;
+use codex_proxy::ProxyEvent;
+use codex_proxy::Upstream;
+use codex_utils_fs::write_atomic;
+
+use super::inspect::InspectArgs;
+use super::inspect::InspectFormat;
+use crate::output::Replacing;
+
+/// How many finished exchanges may wait for the live view before some are left out of it.
+const LIVE_VIEW_BACKLOG: usize = 256;
+
+/// Record what an agent really sends: forward every request to the upstream and record it
+///
+/// Point the agent at `http://LISTEN/…` (for Codex: a model provider whose `base_url` is
+/// `http://127.0.0.1:PORT/v1`; for other clients `OPENAI_BASE_URL`). Each request goes to
+/// `--upstream` with its path appended and its headers (the API key included: it is passed on,
+/// never printed or written); the response, event streams included, comes back unchanged as it
+/// arrives. Per thread (`prompt_cache_key`, else the session-id header) `--out` gets the exact
+/// request bytes, the response lines, and `exchanges.jsonl` (redacted headers, timings, usage,
+/// failures). `inspect DIR` reads the recording; `compare` reads a thread folder. Stop with
+/// Ctrl-C: every line is already on disk.
+#[derive(Debug, clap::Args)]
+pub struct ProxyArgs {
+    /// The address to listen on. Only loopback addresses unless `--allow-remote`.
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8787")]
+    pub listen: SocketAddr,
+
+    /// The base URL requests are forwarded to, e.g. `https://api.openai.com/v1` when the agent's
+    /// base URL is `http://127.0.0.1:PORT`, or `https://api.openai.com` when it is
+    /// `http://127.0.0.1:PORT/v1`.
+    #[arg(long, value_name = "URL")]
+    pub upstream: String,
+
+    /// The recording folder (created when missing; files in it are never replaced).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+
+    /// Listen on a non-loopback address: anyone who reaches it can use the keys that pass.
+    #[arg(long)]
+    pub allow_remote: bool,
+
+    /// Seconds the upstream may stay silent (before answering, or mid-stream) before the
+    /// exchange is cut and recorded as failed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    pub idle_timeout: u64,
+}
+
+pub fn run(args: &ProxyArgs) -> anyhow::Result<String> {
+    let upstream = Upstream::parse(&args.upstream)?;
+    let mut config = ProxyConfig::new(args.listen, upstream, args.out.clone());
+    config.scope = match args.allow_remote {
+        true => ListenScope::AllowRemote,
+        false => ListenScope::LoopbackOnly,
+    };
+    config.idle_timeout = Duration::from_secs(args.idle_timeout.max(1));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let (sender, mut receiver) = tokio::sync::mpsc::channel(LIVE_VIEW_BACKLOG);
+    let proxy = runtime.block_on(codex_proxy::start(config, Some(sender)))?;
+    eprintln!(
+        "codex-context proxy: listening on http://{}, forwarding to {}, recording in {}",
+        proxy.local_addr(),
+        args.upstream.trim_end_matches('/'),
+        args.out.display()
+    );
+    // Counting tokens takes a while on long threads: the live view has a thread of its own.
+    let printer = std::thread::spawn(move || {
+        let mut threads: HashMap<String, (Option<ResponsesRequest>, TurnCounter)> = HashMap::new();
+        while let Some(event) = receiver.blocking_recv() {
+            print_event(&event, threads.entry(event.thread.clone()).or_default());
+        }
+    });
+    runtime.block_on(proxy.wait());
+    let _ = printer.join();
+    Ok(String::new())
+}
+
+/// Prints `event`'s line; `thread` holds its thread's previous Responses request and turns.
+fn print_event(event: &ProxyEvent, thread: &mut (Option<ResponsesRequest>, TurnCounter)) {
+    let (previous, turns) = thread;
+    let request = event.request.as_ref().and_then(parse_recorded_request);
+    let line = render_exchange_line(&ExchangeView {
+        thread: &event.thread,
+        number: event.number,
+        turn: turns.turn(event.turn_id.as_deref()),
+        request: request.as_ref(),
+        previous: previous.as_ref(),
+        status: event.status,
+        usage: event.usage.as_ref(),
+        total_ms: Some(event.total_ms),
+        failure: event.failure.as_deref(),
+    });
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(line.as_bytes());
+    let _ = stdout.flush();
+    if request.is_some() {
+        *previous = request;
+    }
+}
+
+/// `inspect DIR` on a recording: per thread one line per exchange, as the live view printed it.
+pub(super) fn inspect_recording(args: &InspectArgs) -> anyhow::Result<String> {
+    match args.format {
+        InspectFormat::Text => {}
+        InspectFormat::Json | InspectFormat::Html | InspectFormat::Ndjson => anyhow::bail!(
+            "{}: a proxy recording is reported as text only (drop --format)",
+            args.rollout.display()
+        ),
+    }
+    let recording = codex_proxy::read_recording(&args.rollout)?;
+    let report = render_recording_text(&recording);
+    match &args.out {
+        Some(path) => {
+            let replacing = Replacing::WithForce { force: args.force };
+            write_atomic(path, report.as_bytes(), replacing.existing())
+                .with_context(|| format!("--out {}", path.display()))?;
+            Ok(String::new())
+        }
+        None => Ok(report),
+    }
+}

@@ -1,0 +1,399 @@
+//! The pass-through: accept, record the request, forward it with its headers, relay the
+//! response chunk by chunk while recording it.
+
+use std::convert::Infallible;
+use std::io::Read as _;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::BodyExt;
+use http_body_util::Full;
+use http_body_util::StreamBody;
+use http_body_util::combinators::BoxBody;
+use hyper::Request;
+use hyper::Response;
+use hyper::StatusCode;
+use hyper::body::Frame;
+use hyper::body::Incoming;
+use hyper::header::HeaderMap;
+use hyper::header::HeaderName;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use serde_json::Value;
+use tokio::net::TcpListener;
+use tokio::sync::mpsc;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use crate::ListenScope;
+use crate::ProxyConfig;
+use crate::ProxyError;
+use crate::ProxyEvent;
+use crate::decode::StreamDecoder;
+use crate::record::ArrivedRequest;
+use crate::record::BodyKind;
+use crate::record::ExchangeRecord;
+use crate::record::Recorder;
+use crate::redact::redacted_headers;
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+type ProxyBody = BoxBody<Bytes, BoxError>;
+
+/// Headers that belong to one connection and are not passed on.
+const HOP_BY_HOP: [&str; 9] = [
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "proxy-authenticate",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+    "host",
+];
+
+/// Session-id headers a request is grouped by when its body names no `prompt_cache_key`.
+const SESSION_HEADERS: [&str; 3] = ["session-id", "session_id", "conversation_id"];
+
+/// A running proxy; [`RunningProxy::shutdown`] stops accepting connections.
+#[derive(Debug)]
+pub struct RunningProxy {
+    address: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    acceptor: JoinHandle<()>,
+}
+
+impl RunningProxy {
+    /// The address it listens on (the port chosen when `:0` was asked for).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// Stops accepting; exchanges under way finish on their own tasks.
+    pub async fn shutdown(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let _ = (&mut self.acceptor).await;
+    }
+
+    /// Waits until the acceptor ends (it runs until [`RunningProxy::shutdown`]).
+    pub async fn wait(self) {
+        let _ = self.acceptor.await;
+    }
+}
+
+struct Shared {
+    config: ProxyConfig,
+    recorder: Recorder,
+    client: reqwest::Client,
+    events: Option<mpsc::Sender<ProxyEvent>>,
+}
+
+/// Binds `config.listen` (refused when it is not loopback and `config.scope` does not allow
+/// it), creates the recording folder and serves until shut down. `events` receives one
+/// [`ProxyEvent`] per finished exchange; when its receiver lags, events are dropped, never the
+/// exchange.
+pub async fn start(
+    config: ProxyConfig,
+    events: Option<mpsc::Sender<ProxyEvent>>,
+) -> Result<RunningProxy, ProxyError> {
+    match config.scope {
+        ListenScope::LoopbackOnly if !config.listen.ip().is_loopback() => {
+            return Err(ProxyError::RemoteListen {
+                address: config.listen,
+            });
+        }
+        ListenScope::LoopbackOnly | ListenScope::AllowRemote => {}
+    }
+    let recorder = Recorder::create(&config.out)?;
+    // Bytes are relayed as they come: no decompression, no redirects, no system proxy.
+    let client = reqwest::Client::builder()
+        .no_gzip()
+        .no_zstd()
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .connect_timeout(config.connect_timeout)
+        .build()?;
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .map_err(|source| ProxyError::Bind {
+            address: config.listen,
+            source,
+        })?;
+    let address = listener.local_addr().map_err(|source| ProxyError::Bind {
+        address: config.listen,
+        source,
+    })?;
+    let shared = Arc::new(Shared {
+        config,
+        recorder,
+        client,
+        events,
+    });
+    let (stop, mut stopped) = oneshot::channel();
+    let acceptor = tokio::spawn(async move {
+        loop {
+            let accepted = tokio::select! {
+                _ = &mut stopped => break,
+                accepted = listener.accept() => accepted,
+            };
+            let (stream, _) = match accepted {
+                Ok(accepted) => accepted,
+                Err(error) => {
+                    tracing::warn!("A connection could not be accepted: {error}.");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            let shared = Arc::clone(&shared);
+            tokio::spawn(async move {
+                let service = service_fn(move |request| {
+                    let shared = Arc::clone(&shared);
+                    async move { Ok::<_, Infallible>(handle(&shared, request).await) }
+                });
+                if let Err(error) = http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await
+                {
+                    tracing::debug!("A client connection ended with an error: {error}.");
+                }
+            });
+        }
+    });
+    Ok(RunningProxy {
+        address,
+        stop: Some(stop),
+        acceptor,
+    })
+}
+
+async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<ProxyBody> {
+    let (parts, body) = request.into_parts();
+    let wire = match body.collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(error) => {
+            return proxy_error(
+                StatusCode::BAD_REQUEST,
+                &format!("the request body could not be read: {error}"),
+            );
+        }
+    };
+    let path = parts
+        .uri
+        .path_and_query()
+        .map_or("/", |path| path.as_str())
+        .to_string();
+    let decoded = decode(&parts.headers, &wire);
+    let json = decoded.as_ref().map_or(&wire[..], |(bytes, _)| &bytes[..]);
+    let body_value = serde_json::from_slice::<Value>(json).ok();
+    let thread_key = body_value
+        .as_ref()
+        .and_then(|body| body.get("prompt_cache_key"))
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .or_else(|| {
+            SESSION_HEADERS.iter().find_map(|name| {
+                parts
+                    .headers
+                    .get(*name)
+                    .and_then(|value| value.to_str().ok())
+                    .map(str::to_string)
+            })
+        });
+    let request_body = body_value.filter(|body| body.get("input").is_some_and(Value::is_array));
+    let record = shared.recorder.begin(ArrivedRequest {
+        thread_key,
+        method: parts.method.as_str(),
+        path: &path,
+        headers: redacted_headers(&parts.headers),
+        wire: &wire,
+        decoded: decoded
+            .as_ref()
+            .map(|(bytes, extension)| (&bytes[..], *extension)),
+        request_body,
+        events: shared.events.clone(),
+    });
+    let mut record = match record {
+        Ok(record) => record,
+        Err(error) => {
+            // Forwarding without recording would hide requests from the user who asked for
+            // them: the client gets an error instead.
+            tracing::warn!("{error}.");
+            return proxy_error(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string());
+        }
+    };
+    let mut outgoing = shared
+        .client
+        .request(parts.method.clone(), shared.config.upstream.join(&path))
+        .body(wire);
+    for (name, value) in &parts.headers {
+        if !HOP_BY_HOP.contains(&name.as_str()) {
+            outgoing = outgoing.header(name, value);
+        }
+    }
+    let idle = shared.config.idle_timeout;
+    let response = match tokio::time::timeout(idle, outgoing.send()).await {
+        Ok(Ok(response)) => response,
+        Ok(Err(error)) => {
+            let reason = format!("the upstream could not be reached: {}", error_chain(&error));
+            return failed_before_head(record, StatusCode::BAD_GATEWAY, reason);
+        }
+        Err(_) => {
+            let reason = format!(
+                "the upstream sent no response head within {} s",
+                idle.as_secs_f64()
+            );
+            return failed_before_head(record, StatusCode::GATEWAY_TIMEOUT, reason);
+        }
+    };
+    let status = response.status();
+    let header = |name| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|value| value.to_str().ok())
+    };
+    // An event stream in an encoding the proxy cannot undo is recorded as it comes.
+    let body_kind = match (
+        header(hyper::header::CONTENT_TYPE)
+            .is_some_and(|value| value.starts_with("text/event-stream")),
+        StreamDecoder::for_encoding(header(hyper::header::CONTENT_ENCODING)),
+    ) {
+        (true, Some(decoder)) => BodyKind::EventStream(decoder),
+        (true, None) | (false, _) => BodyKind::Other,
+    };
+    record.response(
+        status.as_u16(),
+        redacted_headers(response.headers()),
+        body_kind,
+        response.content_length(),
+    );
+    let mut relayed = Response::builder().status(status);
+    for (name, value) in response.headers() {
+        if !HOP_BY_HOP.contains(&name.as_str()) {
+            relayed = relayed.header(name, value);
+        }
+    }
+    let state = Relay {
+        response: Some(response),
+        record,
+        status,
+        idle,
+    };
+    let stream = futures_util::stream::unfold(state, relay_next);
+    match relayed.body(BodyExt::boxed(StreamBody::new(stream))) {
+        Ok(response) => response,
+        Err(error) => proxy_error(StatusCode::BAD_GATEWAY, &error.to_string()),
+    }
+}
+
+/// The state of one relayed body.
+struct Relay {
+    /// `None` once the body ended.
+    response: Option<reqwest::Response>,
+    record: ExchangeRecord,
+    status: StatusCode,
+    idle: Duration,
+}
+
+async fn relay_next(mut state: Relay) -> Option<(Result<Frame<Bytes>, BoxError>, Relay)> {
+    let response = state.response.as_mut()?;
+    let reason = match tokio::time::timeout(state.idle, response.chunk()).await {
+        Ok(Ok(Some(chunk))) => {
+            state.record.chunk(&chunk);
+            return Some((Ok(Frame::data(chunk)), state));
+        }
+        Ok(Ok(None)) => match state.status.is_success() {
+            true => None,
+            false => Some(format!("the upstream answered {}", state.status)),
+        },
+        Ok(Err(error)) => Some(format!(
+            "the upstream stream broke off: {}",
+            error_chain(&error)
+        )),
+        Err(_) => Some(format!(
+            "the upstream stream stalled for {} s",
+            state.idle.as_secs_f64()
+        )),
+    };
+    state.response = None;
+    let failed = reason.clone();
+    state.record.end(reason);
+    match failed {
+        // A body that ends with an error makes hyper close the connection without the
+        // closing chunk, so the client sees the stream cut rather than a false end.
+        Some(reason) if state.status.is_success() => Some((Err(reason.into()), state)),
+        Some(_) | None => None,
+    }
+}
+
+fn failed_before_head(
+    mut record: ExchangeRecord,
+    status: StatusCode,
+    reason: String,
+) -> Response<ProxyBody> {
+    record.end(Some(reason.clone()));
+    proxy_error(status, &reason)
+}
+
+/// An answer of the proxy's own: a JSON error in the Responses API's shape.
+fn proxy_error(status: StatusCode, message: &str) -> Response<ProxyBody> {
+    let body = serde_json::json!({
+        "error": {
+            "message": format!("codex-context proxy: {message}"),
+            "type": "proxy_error",
+        }
+    });
+    let mut response = Response::new(BodyExt::boxed(
+        Full::new(Bytes::from(body.to_string())).map_err(|never| match never {}),
+    ));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// The body decoded when `Content-Encoding` is gzip or zstd, with the wire file's extension.
+fn decode(headers: &HeaderMap, wire: &[u8]) -> Option<(Vec<u8>, &'static str)> {
+    let encoding = headers
+        .get(HeaderName::from_static("content-encoding"))?
+        .to_str()
+        .ok()?
+        .trim()
+        .to_ascii_lowercase();
+    let decoded = match encoding.as_str() {
+        "gzip" => {
+            let mut out = Vec::new();
+            flate2::read::GzDecoder::new(wire)
+                .read_to_end(&mut out)
+                .map(|_| (out, "gz"))
+        }
+        "zstd" => zstd::stream::decode_all(wire).map(|out| (out, "zst")),
+        _ => return None,
+    };
+    match decoded {
+        Ok(decoded) => Some(decoded),
+        Err(error) => {
+            tracing::warn!("A {encoding} request body could not be decoded: {error}.");
+            None
+        }
+    }
+}
+
+/// An error with its causes, which name what really happened (refused, reset).
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
