@@ -263,16 +263,7 @@ fn real_codex(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
         .without_time()
         .with_writer(std::io::stderr)
         .init();
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .map(|dir| {
-            if dir.is_absolute() {
-                dir
-            } else {
-                root.join(dir)
-            }
-        })
-        .unwrap_or_else(|| root.join("target"));
+    let target_dir = target_dir(root);
     let cache = xtask::real_codex::default_cache(
         std::env::var_os(xtask::real_codex::CACHE_ENV).as_deref(),
         &target_dir,
@@ -506,16 +497,7 @@ fn bench_e2e(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .map(|dir| {
-            if dir.is_absolute() {
-                dir
-            } else {
-                root.join(dir)
-            }
-        })
-        .unwrap_or_else(|| root.join("target"));
+    let target_dir = target_dir(root);
     let cache = xtask::real_codex::default_cache(
         std::env::var_os(xtask::real_codex::CACHE_ENV).as_deref(),
         &target_dir,
@@ -540,4 +522,16 @@ fn bench_e2e(root: &Path, args: &[String]) -> anyhow::Result<ExitCode> {
         }
         _ => ExitCode::SUCCESS,
     })
+}
+
+/// Cargo's target directory: `$CARGO_TARGET_DIR` (relative to `root` unless absolute), else
+/// `root/target`.
+fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|dir| match dir.is_absolute() {
+            true => dir,
+            false => root.join(dir),
+        })
+        .unwrap_or_else(|| root.join("target"))
 }
