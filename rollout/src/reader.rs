@@ -16,12 +16,16 @@ use serde_json::error::Category;
 use super::RolloutError;
 use super::wire::PayloadDetail;
 use super::wire::parse_line;
+use super::wire::parse_line_from_reader;
 
 /// Large enough that a typical rollout line is read with one buffer refill.
 const READ_BUFFER_BYTES: usize = 256 * 1024;
 
 /// Lines are parsed in batches of about this many bytes (a longer line is a batch of its own).
 const BATCH_BYTES: usize = 1024 * 1024;
+
+/// A line longer than this is parsed while it is read (see [`read_lines`]).
+const LONG_LINE_BYTES: usize = 4 * BATCH_BYTES;
 
 /// A file none of whose first this many lines is JSON is not a rollout: it is refused with one
 /// error instead of one warning per line.
@@ -207,83 +211,222 @@ impl<R: Read> Read for CountingReader<'_, R> {
 ///
 /// Lines are read in batches of about [`BATCH_BYTES`] and the lines of a batch are parsed in
 /// parallel; `visit` and the warnings still see them one by one in file order, so the result is
-/// the same as a line-by-line pass, and memory holds one batch beyond what `visit` keeps.
+/// the same as a line-by-line pass, and memory holds one batch beyond what `visit` keeps. A line
+/// longer than [`LONG_LINE_BYTES`] is parsed as it is read instead, so its bytes and what they
+/// parse into are not held at once.
 fn read_lines(
     mut reader: impl BufRead,
     detail: PayloadDetail,
     mut visit: impl FnMut(LoadedLine),
 ) -> Result<Vec<RolloutWarning>, ParseFailure> {
-    let mut warnings = Vec::new();
+    let mut lines = LineOutcomes::default();
     let mut batch = Vec::new();
     let mut ends: Vec<usize> = Vec::new();
-    let mut line_number = 0;
-    let mut held: Vec<RolloutWarning> = Vec::new();
-    let mut json_seen = false;
-    let mut at_end = false;
-    while !at_end {
+    loop {
         batch.clear();
         ends.clear();
+        let mut next = Fill::Line;
         while batch.len() < BATCH_BYTES {
-            if reader.read_until(b'\n', &mut batch)? == 0 {
-                at_end = true;
-                break;
+            next = fill_line(&mut reader, &mut batch)?;
+            match next {
+                Fill::Line => ends.push(batch.len()),
+                Fill::End | Fill::Long { .. } => break,
             }
+        }
+        if let Fill::End = next
+            && ends.last().copied().unwrap_or(0) < batch.len()
+        {
+            // The last line, without a line break.
             ends.push(batch.len());
         }
-        if batch.capacity() > 2 * BATCH_BYTES {
-            // A huge line: give back what doubling the buffer reserved beyond it before it is
-            // parsed (for a mapped block this moves no bytes).
-            batch.shrink_to_fit();
-        }
         let starts = std::iter::once(0).chain(ends.iter().copied());
-        let lines: Vec<&[u8]> = starts
+        let raw_lines: Vec<&[u8]> = starts
             .zip(&ends)
             .map(|(start, &end)| &batch[start..end])
             .collect();
-        let parsed: Vec<Option<Result<RolloutLine, serde_json::Error>>> = lines
+        let parsed: Vec<Option<Result<RolloutLine, serde_json::Error>>> = raw_lines
             .par_iter()
             .map(|raw| {
                 let text = raw.trim_ascii();
                 (!text.is_empty()).then(|| parse_line(text, detail))
             })
             .collect();
-        for (raw, parsed) in lines.iter().zip(parsed) {
-            line_number += 1;
-            match parsed {
-                None => {}
-                Some(Ok(line)) => {
-                    json_seen = true;
-                    visit(LoadedLine { line_number, line });
-                }
-                Some(Err(error)) => {
-                    let terminated = raw.last() == Some(&b'\n');
-                    let warning = damaged_line_warning(line_number, terminated, &error);
-                    json_seen |= warning.damage == LineDamage::InvalidShape;
-                    held.push(warning);
-                }
-            }
-            if json_seen {
-                held.drain(..)
-                    .for_each(|warning| report(warning, &mut warnings));
-            } else if line_number >= JSON_PROBE_LINES && holds_non_json(&held) {
-                return Err(ParseFailure::NotARollout(NotARollout::FirstLines(
-                    line_number,
-                )));
+        for (raw, parsed) in raw_lines.iter().zip(parsed) {
+            let terminated = raw.last() == Some(&b'\n');
+            lines.record(parsed, terminated, &mut visit)?;
+        }
+        match next {
+            Fill::Line => {}
+            Fill::End => break,
+            Fill::Long { start } => {
+                let head = batch.split_off(start);
+                // A huge line leaves a huge buffer behind; the next batches do not need it.
+                batch = Vec::new();
+                let mut rest = RestOfLine::new(head, &mut reader);
+                let parsed = parse_line_from_reader(&mut rest, detail);
+                rest.skip_to_end()?;
+                let parsed = match (parsed, rest.blank) {
+                    (Err(_), true) => None,
+                    (parsed, _) => Some(parsed),
+                };
+                lines.record(parsed, rest.terminated, &mut visit)?;
             }
         }
-        // A huge line leaves a huge buffer behind; the next batches do not need it.
-        if batch.capacity() > 2 * BATCH_BYTES {
-            batch = Vec::new();
+    }
+    lines.finish()
+}
+
+/// How far [`fill_line`] read.
+#[derive(Debug, Clone, Copy)]
+enum Fill {
+    /// A whole line, line break included.
+    Line,
+    /// The end of the input.
+    End,
+    /// The line starting at `start` of the buffer is longer than [`LONG_LINE_BYTES`]: the rest
+    /// of it is still to be read.
+    Long { start: usize },
+}
+
+/// Appends the next line of `reader` to `batch`, or as much of it as shows it is long.
+fn fill_line(reader: &mut impl BufRead, batch: &mut Vec<u8>) -> io::Result<Fill> {
+    let start = batch.len();
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(available) => available,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if available.is_empty() {
+            return Ok(Fill::End);
+        }
+        let (taken, complete) = match memchr::memchr(b'\n', available) {
+            Some(position) => (position + 1, true),
+            None => (available.len(), false),
+        };
+        batch.extend_from_slice(&available[..taken]);
+        reader.consume(taken);
+        if complete {
+            return Ok(Fill::Line);
+        }
+        if batch.len() - start > LONG_LINE_BYTES {
+            return Ok(Fill::Long { start });
         }
     }
-    if !json_seen && holds_non_json(&held) {
-        return Err(ParseFailure::NotARollout(NotARollout::WholeFile(
-            line_number,
-        )));
+}
+
+/// One long line as a reader: the bytes already read, then the rest of the line from the
+/// input, line break included, then the end.
+struct RestOfLine<'r, R> {
+    head: io::Cursor<Vec<u8>>,
+    input: &'r mut R,
+    /// The line break was read.
+    terminated: bool,
+    /// Every byte so far was whitespace.
+    blank: bool,
+}
+
+impl<'r, R: BufRead> RestOfLine<'r, R> {
+    fn new(head: Vec<u8>, input: &'r mut R) -> Self {
+        let blank = head.trim_ascii().is_empty();
+        Self {
+            head: io::Cursor::new(head),
+            input,
+            terminated: false,
+            blank,
+        }
     }
-    held.into_iter()
-        .for_each(|warning| report(warning, &mut warnings));
-    Ok(warnings)
+
+    /// Reads what the parser left of the line, so the input is at the next line.
+    fn skip_to_end(&mut self) -> io::Result<()> {
+        let mut sink = [0; 8192];
+        while self.read(&mut sink)? > 0 {}
+        Ok(())
+    }
+}
+
+impl<R: BufRead> Read for RestOfLine<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let from_head = self.head.read(buf)?;
+        if from_head > 0 {
+            return Ok(from_head);
+        }
+        if self.terminated {
+            return Ok(0);
+        }
+        let available = self.input.fill_buf()?;
+        let wanted = available.len().min(buf.len());
+        let taken = match memchr::memchr(b'\n', &available[..wanted]) {
+            Some(position) => {
+                self.terminated = true;
+                position + 1
+            }
+            None => wanted,
+        };
+        buf[..taken].copy_from_slice(&available[..taken]);
+        self.blank = self.blank && buf[..taken].trim_ascii().is_empty();
+        self.input.consume(taken);
+        Ok(taken)
+    }
+}
+
+/// The warnings of a read so far, and whether a line has shown the input to be JSON.
+#[derive(Default)]
+struct LineOutcomes {
+    line_number: usize,
+    warnings: Vec<RolloutWarning>,
+    /// Warnings held back until a line is JSON.
+    held: Vec<RolloutWarning>,
+    json_seen: bool,
+}
+
+impl LineOutcomes {
+    /// Takes the next line's outcome (`None`: blank), handing a parsed line to `visit`.
+    fn record(
+        &mut self,
+        parsed: Option<Result<RolloutLine, serde_json::Error>>,
+        terminated: bool,
+        visit: &mut impl FnMut(LoadedLine),
+    ) -> Result<(), ParseFailure> {
+        self.line_number += 1;
+        let line_number = self.line_number;
+        match parsed {
+            None => {}
+            Some(Ok(line)) => {
+                self.json_seen = true;
+                visit(LoadedLine { line_number, line });
+            }
+            Some(Err(error)) => {
+                let warning = damaged_line_warning(line_number, terminated, &error);
+                self.json_seen |= warning.damage == LineDamage::InvalidShape;
+                self.held.push(warning);
+            }
+        }
+        if self.json_seen {
+            let warnings = &mut self.warnings;
+            self.held
+                .drain(..)
+                .for_each(|warning| report(warning, warnings));
+        } else if line_number >= JSON_PROBE_LINES && holds_non_json(&self.held) {
+            return Err(ParseFailure::NotARollout(NotARollout::FirstLines(
+                line_number,
+            )));
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<Vec<RolloutWarning>, ParseFailure> {
+        if !self.json_seen && holds_non_json(&self.held) {
+            return Err(ParseFailure::NotARollout(NotARollout::WholeFile(
+                self.line_number,
+            )));
+        }
+        let warnings = &mut self.warnings;
+        self.held
+            .into_iter()
+            .for_each(|warning| report(warning, warnings));
+        Ok(self.warnings)
+    }
 }
 
 /// Whether `warnings` name a line that is not JSON at all (beyond a cut-short last line).

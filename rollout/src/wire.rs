@@ -11,6 +11,7 @@
 //! them.
 
 use std::fmt;
+use std::io;
 use std::marker::PhantomData;
 
 use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
@@ -62,7 +63,22 @@ impl SummaryKeys for ResumeKeys {
 
 /// Parses one rollout line in one pass; see the module documentation.
 pub(super) fn parse_line(text: &[u8], detail: PayloadDetail) -> serde_json::Result<RolloutLine> {
-    let mut deserializer = serde_json::Deserializer::from_slice(text);
+    parse_whole(serde_json::Deserializer::from_slice(text), detail)
+}
+
+/// [`parse_line`] for a line read from `reader` (which ends where the line does) as it is
+/// parsed, so a very long line is never held in memory beside what it parses into.
+pub(super) fn parse_line_from_reader(
+    reader: impl io::Read,
+    detail: PayloadDetail,
+) -> serde_json::Result<RolloutLine> {
+    parse_whole(serde_json::Deserializer::from_reader(reader), detail)
+}
+
+fn parse_whole<'de, R: serde_json::de::Read<'de>>(
+    mut deserializer: serde_json::Deserializer<R>,
+    detail: PayloadDetail,
+) -> serde_json::Result<RolloutLine> {
     let line = deserializer.deserialize_map(LineVisitor(detail))?;
     deserializer.end()?;
     Ok(line)

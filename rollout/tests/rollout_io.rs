@@ -386,6 +386,57 @@ fn large_rollouts_keep_file_order_and_line_numbers() {
     }
 }
 
+/// Lines of several megabytes are parsed as they are read: the same lines, warnings and line
+/// numbers as short ones give, and the lines after them load.
+#[test]
+fn long_lines_load_like_short_ones() {
+    // Escapes throughout, so the parser cannot borrow the text.
+    let long_text = "a long tool output line with \"quotes\" and \\ escapes\n".repeat(150_000);
+    assert!(long_text.len() > 6 * 1024 * 1024, "longer than a long line");
+    let long = message("assistant", &long_text);
+    let mut damaged = long.clone();
+    damaged.insert(damaged.len() / 2, '\u{1}');
+    let blank = " ".repeat(5 * 1024 * 1024);
+    let text = jsonl(&[
+        session_meta("t"),
+        long.clone(),
+        message("user", "after the long line"),
+        damaged,
+        blank,
+        long.clone(),
+    ]);
+    let cut = &long[..long.len() - 10];
+    let loaded = load(&format!("{text}{cut}"));
+
+    assert_eq!(line_numbers(&loaded), vec![1, 2, 3, 6]);
+    let expected: Vec<RolloutLine> = [
+        session_meta("t"),
+        long.clone(),
+        message("user", "after the long line"),
+        long,
+    ]
+    .iter()
+    .map(|raw| serde_json::from_str(raw).expect("protocol"))
+    .collect();
+    let lines: Vec<RolloutLine> = loaded.lines.into_iter().map(|line| line.line).collect();
+    assert_eq!(lines, expected);
+    let damage: Vec<(usize, LineDamage)> = loaded
+        .warnings
+        .iter()
+        .map(|warning| (warning.line_number, warning.damage))
+        .collect();
+    // As for short lines, damage inside a payload is reported as the payload's.
+    assert_eq!(
+        damage,
+        vec![(4, LineDamage::InvalidShape), (7, LineDamage::InvalidShape)]
+    );
+    assert!(
+        loaded.warnings[1].message.contains("EOF while parsing"),
+        "{}",
+        loaded.warnings[1].message
+    );
+}
+
 /// Binary garbage or prose given as a rollout: one error naming the file, no warning per line.
 #[test]
 fn a_file_without_json_lines_is_not_a_rollout() {

@@ -105,6 +105,13 @@ impl ContextManager {
         self.fragment_index.invalidate();
     }
 
+    /// [`replace`](Self::replace), handing back the items it replaces (moved, not copied).
+    pub fn swap(&mut self, items: impl IntoIterator<Item = ResponseItem>) -> Vec<ResponseItem> {
+        let replaced = std::mem::take(&mut self.items);
+        self.replace(items);
+        replaced
+    }
+
     /// Keeps the first `len` items (rollback); clears the baseline and the index like
     /// [`replace`](Self::replace).
     pub(super) fn truncate(&mut self, len: usize) {

@@ -11,6 +11,7 @@ use codex_protocol::ResponseItem;
 use codex_protocol::models::LocalShellAction;
 use codex_protocol::models::ReasoningItemContent;
 use codex_protocol::models::ReasoningItemReasoningSummary;
+use serde::Serialize;
 
 use super::model::EntryClass;
 use super::model::EntryReport;
@@ -45,12 +46,13 @@ pub(super) struct ClassifyContext<'a> {
     pub instructions_provenance: &'a str,
 }
 
-/// Classifies `item` at input position `index`. `sent` is the item as the provider receives it
-/// (measured in bytes); `item` is the recorded one, whose content kinds the provider may not see.
+/// Classifies `item` at input position `index`. `sent_bytes` is the size of the item as the
+/// provider receives it; `item` is the recorded one, whose content kinds the provider may not
+/// see.
 pub(super) fn classify_item(
     index: usize,
     item: &ResponseItem,
-    sent: &ResponseItem,
+    sent_bytes: usize,
     context: &ClassifyContext<'_>,
     counter: &mut TokenCounter,
 ) -> ClassifiedItem {
@@ -206,7 +208,7 @@ pub(super) fn classify_item(
             index,
             item_type,
             role,
-            bytes: serialized_len(sent),
+            bytes: sent_bytes,
             tokens: tokens.total(),
             entries,
         },
@@ -332,8 +334,8 @@ fn recognition(info: &FragmentTypeInfo, kind: Option<&str>) -> Recognition {
     }
 }
 
-/// Bytes of `item`'s JSON, without building the string.
-fn serialized_len(item: &ResponseItem) -> usize {
+/// Bytes of `value`'s JSON, without building the string.
+pub(super) fn serialized_len(value: &impl Serialize) -> usize {
     struct Counting(usize);
     impl io::Write for Counting {
         fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
@@ -345,7 +347,7 @@ fn serialized_len(item: &ResponseItem) -> usize {
         }
     }
     let mut counting = Counting(0);
-    match serde_json::to_writer(&mut counting, item) {
+    match serde_json::to_writer(&mut counting, value) {
         Ok(()) => counting.0,
         Err(error) => {
             tracing::warn!("an input item cannot be serialized to measure it: {error}");

@@ -234,8 +234,8 @@ impl WalkVisitor for Inspector<'_> {
             .enumerate()
             .skip(carried)
         {
-            let sent = setup.prepare(item);
-            let classified = classify_item(index, item, &sent, &context, &mut self.counter);
+            let sent_bytes = setup.sent_bytes(item);
+            let classified = classify_item(index, item, sent_bytes, &context, &mut self.counter);
             self.ledger.push(classified.tokens);
             items.push(classified.report);
         }

@@ -25,6 +25,8 @@ use codex_models_manager::MetadataSource;
 use codex_models_manager::ModelCatalog;
 use codex_models_manager::ModelInfo;
 use codex_prompts::TemplateSet;
+use codex_protocol::FunctionCallOutputBody;
+use codex_protocol::FunctionCallOutputPayload;
 use codex_protocol::ResponseItem;
 use codex_protocol::SandboxPolicy;
 use codex_protocol::WebSearchMode;
@@ -33,6 +35,7 @@ use codex_protocol::rollout::TurnContextItem;
 use codex_release::CodexRelease;
 
 use super::InspectError;
+use super::classify::serialized_len;
 use super::model::ToolsOrigin;
 
 /// Model name used when no `turn_context` precedes a request.
@@ -117,6 +120,82 @@ impl RequestSetup {
         prepare_outgoing_items(&mut prepared, &self.inputs(&[]));
         let [prepared] = prepared;
         prepared
+    }
+
+    /// Bytes of `item`'s JSON as the provider receives it. Rewriting for the provider never
+    /// touches a tool output's text, so that text is measured where it is rather than copied
+    /// with the item: one output can be tens of megabytes.
+    pub fn sent_bytes(&self, item: &ResponseItem) -> usize {
+        let (shell, text) = match without_output_text(item) {
+            Some((shell, text)) => (shell, Some(text)),
+            None => (item.clone(), None),
+        };
+        let mut prepared = [shell];
+        prepare_outgoing_items(&mut prepared, &self.inputs(&[]));
+        let [prepared] = &prepared;
+        // The shell holds the text as `""`: add what the text's JSON adds to those two quotes.
+        serialized_len(prepared) + text.map_or(0, |text| serialized_len(&text).saturating_sub(2))
+    }
+}
+
+/// A tool output whose body is text: a copy of the item with an empty text, and the text.
+fn without_output_text(item: &ResponseItem) -> Option<(ResponseItem, &str)> {
+    let empty = |output: &FunctionCallOutputPayload| FunctionCallOutputPayload {
+        body: FunctionCallOutputBody::Text(String::new()),
+        success: output.success,
+    };
+    match item {
+        ResponseItem::FunctionCallOutput {
+            id,
+            call_id,
+            name,
+            namespace,
+            output,
+            internal_chat_message_metadata_passthrough,
+        } => match &output.body {
+            FunctionCallOutputBody::Text(text) => Some((
+                ResponseItem::FunctionCallOutput {
+                    id: id.clone(),
+                    call_id: call_id.clone(),
+                    name: name.clone(),
+                    namespace: namespace.clone(),
+                    output: empty(output),
+                    internal_chat_message_metadata_passthrough:
+                        internal_chat_message_metadata_passthrough.clone(),
+                },
+                text,
+            )),
+            FunctionCallOutputBody::ContentItems(_) => None,
+        },
+        ResponseItem::CustomToolCallOutput {
+            id,
+            call_id,
+            name,
+            output,
+            internal_chat_message_metadata_passthrough,
+        } => match &output.body {
+            FunctionCallOutputBody::Text(text) => Some((
+                ResponseItem::CustomToolCallOutput {
+                    id: id.clone(),
+                    call_id: call_id.clone(),
+                    name: name.clone(),
+                    output: empty(output),
+                    internal_chat_message_metadata_passthrough:
+                        internal_chat_message_metadata_passthrough.clone(),
+                },
+                text,
+            )),
+            FunctionCallOutputBody::ContentItems(_) => None,
+        },
+        ResponseItem::Message { .. }
+        | ResponseItem::Reasoning { .. }
+        | ResponseItem::LocalShellCall { .. }
+        | ResponseItem::FunctionCall { .. }
+        | ResponseItem::CustomToolCall { .. }
+        | ResponseItem::WebSearchCall { .. }
+        | ResponseItem::Compaction { .. }
+        | ResponseItem::AdditionalTools { .. }
+        | ResponseItem::Other(_) => None,
     }
 }
 
@@ -240,4 +319,85 @@ fn request_inputs<'a>(
     inputs.reasoning_effort = reasoning_effort;
     inputs.release = fields.release;
     inputs
+}
+
+#[cfg(test)]
+mod tests {
+    use codex_protocol::ContentItem;
+    use codex_protocol::models::FunctionCallOutputContentItem;
+    use pretty_assertions::assert_eq;
+
+    use super::*;
+
+    #[test]
+    fn sent_bytes_measure_the_item_as_the_provider_receives_it() {
+        let catalog = ModelCatalog::bundled().expect("bundled catalog");
+        let text = "line one\n\"quoted\" \\ tab\there \u{1F600} \u{0007} end".repeat(3);
+        let outputs = [
+            ResponseItem::FunctionCallOutput {
+                id: Some("not-a-prefixed-id".to_string()),
+                call_id: Some("call_1".to_string()),
+                name: Some("shell".to_string()),
+                namespace: None,
+                output: FunctionCallOutputPayload {
+                    body: FunctionCallOutputBody::Text(text.clone()),
+                    success: Some(true),
+                },
+                internal_chat_message_metadata_passthrough: None,
+            },
+            ResponseItem::CustomToolCallOutput {
+                id: Some("ctco_1".to_string()),
+                call_id: "call_2".to_string(),
+                name: None,
+                output: FunctionCallOutputPayload::from_text(text),
+                internal_chat_message_metadata_passthrough: None,
+            },
+            ResponseItem::FunctionCallOutput {
+                id: None,
+                call_id: Some("call_3".to_string()),
+                name: None,
+                namespace: None,
+                output: FunctionCallOutputPayload {
+                    body: FunctionCallOutputBody::ContentItems(vec![
+                        FunctionCallOutputContentItem::InputText {
+                            text: "parts".to_string(),
+                        },
+                    ]),
+                    success: None,
+                },
+                internal_chat_message_metadata_passthrough: None,
+            },
+            ResponseItem::message("user", vec![ContentItem::input_text("hi")]),
+        ];
+        for provider in [ModelProviderKind::OpenAi, ModelProviderKind::Other] {
+            for release in [CodexRelease::V0_149, CodexRelease::V0_171] {
+                let mut setups = RequestSetups::new(
+                    &catalog,
+                    "base".to_string(),
+                    "thread".to_string(),
+                    provider,
+                    release,
+                );
+                let setup = setups.get(None).expect("setup");
+                let measured: Vec<usize> =
+                    outputs.iter().map(|item| setup.sent_bytes(item)).collect();
+                let expected: Vec<usize> = outputs
+                    .iter()
+                    .map(|item| serialized_len(&setup.prepare(item)))
+                    .collect();
+                assert_eq!(measured, expected, "{provider:?} {release:?}");
+            }
+        }
+        // The id without a prefix is not sent: the measure is not the recorded item's.
+        let setup = RequestSetups::new(
+            &catalog,
+            "base".to_string(),
+            "thread".to_string(),
+            ModelProviderKind::OpenAi,
+            CodexRelease::V0_171,
+        )
+        .get(None)
+        .expect("setup");
+        assert!(setup.sent_bytes(&outputs[0]) < serialized_len(&outputs[0]));
+    }
 }

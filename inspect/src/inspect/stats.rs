@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use super::classify::ClassifyContext;
 use super::classify::classify_item;
+use super::classify::serialized_len;
 use super::model::BreakReason;
 use super::model::CacheReport;
 use super::model::TokenBreakdown;
@@ -154,9 +155,9 @@ impl RequestStatsAccumulator {
                                 .collect(),
                         );
                     }
-                    classify_item(index, &annotated, item, &context, counter)
+                    classify_item(index, &annotated, serialized_len(item), &context, counter)
                 }
-                _ => classify_item(index, item, item, &context, counter),
+                _ => classify_item(index, item, serialized_len(item), &context, counter),
             };
             ledger.push(classified.tokens);
         }

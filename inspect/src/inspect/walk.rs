@@ -351,17 +351,24 @@ fn walk<'a>(
                 if let Some(end) = walker.unanswered_output_at.take() {
                     walker.emit(RequestKind::Compaction, line, Some(end), visitor)?;
                 }
-                walker.keep_previous_input();
-                if compacted.replacement_history.is_some() {
-                    if let RolloutItem::Compacted(compacted) = item.into_owned() {
-                        walker
-                            .history
-                            .replace(compacted.replacement_history.unwrap_or_default());
-                    }
-                } else {
-                    walker
-                        .history
-                        .replace(legacy.remove(&index).unwrap_or_default());
+                let replacement = match compacted.replacement_history.is_some() {
+                    true => match item.into_owned() {
+                        RolloutItem::Compacted(compacted) => {
+                            compacted.replacement_history.unwrap_or_default()
+                        }
+                        RolloutItem::SessionMeta(_)
+                        | RolloutItem::ResponseItem(_)
+                        | RolloutItem::TurnContext(_)
+                        | RolloutItem::WorldState(_)
+                        | RolloutItem::Other { .. } => Vec::new(),
+                    },
+                    false => legacy.remove(&index).unwrap_or_default(),
+                };
+                // The replaced history is the previous request's input: moved, not copied.
+                let mut replaced = walker.history.swap(replacement);
+                if let PreviousRequest::HistoryPrefix(len) = walker.previous {
+                    replaced.truncate(len);
+                    walker.previous = PreviousRequest::Owned(replaced);
                 }
                 walker.rewritten(Rewrite::Compaction);
                 visitor.history_rewritten(line, Rewrite::Compaction);
