@@ -107,19 +107,33 @@ impl AvailableSkillsInstructions {
             ),
             SkillUsageRules::Omit => None,
         };
+        let entries: Vec<String> = skills
+            .iter()
+            .map(|skill| line(catalogue_line(skill)))
+            .collect();
+        let budget = MAX_TOKENS.saturating_sub(OMISSION_LINE_RESERVE + 16);
+        // Every token covers at least one byte: when the bytes fit the budget, so do the tokens,
+        // and nothing needs counting (or the vocabulary loading).
+        let bytes: usize = head
+            .iter()
+            .chain(tail.iter())
+            .chain(&entries)
+            .map(|text| text.len() + 1)
+            .sum();
+        let count: fn(&str) -> usize = match bytes <= budget {
+            true => str::len,
+            false => o200k_token_count,
+        };
         let fixed_tokens = head
             .iter()
             .chain(tail.iter())
-            .map(|text| o200k_token_count(text) + 1)
+            .map(|text| count(text) + 1)
             .sum::<usize>();
-        let mut available = MAX_TOKENS
-            .saturating_sub(fixed_tokens)
-            .saturating_sub(OMISSION_LINE_RESERVE + 16);
+        let mut available = budget.saturating_sub(fixed_tokens);
         let mut lines = head;
         let mut listed = 0;
-        for skill in skills {
-            let entry = line(catalogue_line(skill));
-            let tokens = o200k_token_count(&entry) + 1;
+        for entry in entries {
+            let tokens = count(&entry) + 1;
             if tokens > available {
                 break;
             }

@@ -195,6 +195,11 @@ pub(crate) fn cap_rendered_body(
     max_tokens: usize,
     templates: &TemplateSet,
 ) -> String {
+    // Every token covers at least one byte: a body this short fits without counting (and
+    // without loading the vocabulary).
+    if spec.start_marker.len() + spec.end_marker.len() + 2 + body.len() <= max_tokens {
+        return body;
+    }
     // A token can merge across the marker/body seam; one spare token per seam covers it.
     let marker_tokens =
         o200k_token_count(spec.start_marker) + o200k_token_count(spec.end_marker) + 2;

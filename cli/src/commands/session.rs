@@ -254,8 +254,8 @@ pub struct ForkArgs {
 }
 
 pub fn run(args: &SessionArgs) -> anyhow::Result<String> {
-    // Every session command counts tokens (the skills section's cap) once its input is read.
-    codex_fragments::load_tokenizer_in_background();
+    // No vocabulary is loaded ahead: fragments count tokens only when their bytes exceed a cap
+    // (every token covers a byte), which a session seldom meets.
     match &args.command {
         SessionCommand::Run(args) => run_session_script(args),
         SessionCommand::Resume(args) => resume(args),
