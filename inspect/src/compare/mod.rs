@@ -50,6 +50,7 @@ pub use report::Side;
 pub use report::WorldStateMode;
 
 use request::Findings;
+pub(crate) use shape::carries_base_instructions;
 
 /// Whether text inside recognised fragments is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -4,7 +4,6 @@
 
 use std::fmt::Write as _;
 
-use codex_context_fragments::DEVELOPER_ROLE;
 use codex_core::ResponsesRequest;
 use codex_fragments::base_instructions::BASE_INSTRUCTIONS;
 use codex_protocol::models::ContentItemKind;
@@ -25,6 +24,7 @@ use super::text::breakdown_header;
 use super::text::breakdown_row;
 use super::text::reuse_cell;
 use super::tokens::TokenCounter;
+use crate::compare::carries_base_instructions;
 
 /// The o200k tokens of `request` when they exceed the model's `context_window`; `None` when it
 /// fits or the window is unknown. A request whose serialized body is no longer than the window
@@ -132,19 +132,10 @@ impl RequestStatsAccumulator {
                 .count()
         });
         ledger.keep(carried);
-        // Responses Lite moves the base instructions into the developer message right after the
-        // tool catalog; outgoing bodies carry no content kinds, so its place identifies it.
-        let lite_instructions_index = (body.instructions.is_empty()
-            && matches!(
-                body.input.first(),
-                Some(ResponseItem::AdditionalTools { .. })
-            ))
-        .then_some(1);
+        let instructions_index = base_instructions_index(body).filter(|index| *index >= carried);
         for (index, item) in body.input.iter().enumerate().skip(carried) {
             let classified = match item {
-                ResponseItem::Message { role, content, .. }
-                    if Some(index) == lite_instructions_index && role == DEVELOPER_ROLE =>
-                {
+                ResponseItem::Message { content, .. } if Some(index) == instructions_index => {
                     let mut annotated = item.clone();
                     if let Some(slot) = annotated.metadata_slot_mut() {
                         slot.get_or_insert_with(Default::default).content_item_kinds = Some(
@@ -242,6 +233,23 @@ impl RequestStatsAccumulator {
             prefix_percent: percent(prefix_tokens, total_tokens),
         }
     }
+}
+
+/// The input item that carries `body`'s base instructions when it has no `instructions` field:
+/// Responses Lite's developer message after the tool catalog, or the developer message newer
+/// releases send as `input[0]`. Outgoing bodies carry no content kinds, so it is recognised as
+/// `compare` recognises it: the first message, a developer message of text no fragment type
+/// claims.
+fn base_instructions_index(body: &ResponsesRequest) -> Option<usize> {
+    if !body.instructions.is_empty() {
+        return None;
+    }
+    let index = body
+        .input
+        .iter()
+        .position(|item| matches!(item, ResponseItem::Message { .. }))?;
+    let message = serde_json::to_value(&body.input[index]).ok()?;
+    carries_base_instructions(&message).then_some(index)
 }
 
 /// The statistics as a table: one row per request, then the totals.
