@@ -4,24 +4,32 @@
 use std::collections::HashMap;
 use std::io::Write as _;
 use std::net::SocketAddr;
+use std::path::Path;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
 use codex_core::ResponsesRequest;
 use codex_inspect::ExchangeView;
+use codex_inspect::Inspection;
 use codex_inspect::TurnCounter;
 use codex_inspect::parse_recorded_request;
 use codex_inspect::render_exchange_line;
+use codex_inspect::render_html;
+use codex_inspect::render_json;
 use codex_inspect::render_recording_text;
 use codex_proxy::ListenScope;
 use codex_proxy::ProxyConfig;
 use codex_proxy::ProxyEvent;
+use codex_proxy::Recording;
+use codex_proxy::UI_PREFIX;
 use codex_proxy::Upstream;
 use codex_utils_fs::write_atomic;
 
 use super::inspect::InspectArgs;
 use super::inspect::InspectFormat;
+use super::proxy_ui::RecordingPages;
 use crate::output::Replacing;
 
 /// How many finished exchanges may wait for the live view before some are left out of it.
@@ -61,6 +69,12 @@ pub struct ProxyArgs {
     /// exchange is cut and recorded as failed.
     #[arg(long, value_name = "SECONDS", default_value_t = 300)]
     pub idle_timeout: u64,
+
+    /// Serve the report of the recording (`inspect --format html` of it) on the proxy's own
+    /// port at `/_codex-context/`, updated as requests arrive. Nothing else leaves the proxy's
+    /// forwarding: no other path is answered by it.
+    #[arg(long)]
+    pub ui: bool,
 }
 
 pub fn run(args: &ProxyArgs) -> anyhow::Result<String> {
@@ -71,6 +85,9 @@ pub fn run(args: &ProxyArgs) -> anyhow::Result<String> {
         false => ListenScope::LoopbackOnly,
     };
     config.idle_timeout = Duration::from_secs(args.idle_timeout.max(1));
+    if args.ui {
+        config.ui = Some(Arc::new(RecordingPages::new(args.out.clone())));
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -83,6 +100,12 @@ pub fn run(args: &ProxyArgs) -> anyhow::Result<String> {
         args.upstream.trim_end_matches('/'),
         args.out.display()
     );
+    if args.ui {
+        eprintln!(
+            "codex-context proxy: report at http://{}{UI_PREFIX}",
+            proxy.local_addr()
+        );
+    }
     // Counting tokens takes a while on long threads: the live view has a thread of its own.
     let printer = std::thread::spawn(move || {
         let mut threads: HashMap<String, (Option<ResponsesRequest>, TurnCounter)> = HashMap::new();
@@ -118,17 +141,19 @@ fn print_event(event: &ProxyEvent, thread: &mut (Option<ResponsesRequest>, TurnC
     }
 }
 
-/// `inspect DIR` on a recording: per thread one line per exchange, as the live view printed it.
+/// `inspect DIR` on a recording: as text, per thread one line per exchange, as the live view
+/// printed it; as JSON or HTML, the inspection report of the bodies as sent.
 pub(super) fn inspect_recording(args: &InspectArgs) -> anyhow::Result<String> {
-    match args.format {
-        InspectFormat::Text => {}
-        InspectFormat::Json | InspectFormat::Html | InspectFormat::Ndjson => anyhow::bail!(
-            "{}: a proxy recording is reported as text only (drop --format)",
+    let recording = codex_proxy::read_recording(&args.rollout)?;
+    let report = match args.format {
+        InspectFormat::Text => render_recording_text(&recording),
+        InspectFormat::Json => render_json(&recording_inspection(&recording, &args.rollout))?,
+        InspectFormat::Html => render_html(&recording_inspection(&recording, &args.rollout))?,
+        InspectFormat::Ndjson => anyhow::bail!(
+            "{}: a proxy recording is reported as text, json or html (not ndjson)",
             args.rollout.display()
         ),
-    }
-    let recording = codex_proxy::read_recording(&args.rollout)?;
-    let report = render_recording_text(&recording);
+    };
     match &args.out {
         Some(path) => {
             let replacing = Replacing::WithForce { force: args.force };
@@ -138,4 +163,9 @@ pub(super) fn inspect_recording(args: &InspectArgs) -> anyhow::Result<String> {
         }
         None => Ok(report),
     }
+}
+
+/// The recording as an inspection, its folder named as the user gave it.
+pub(super) fn recording_inspection(recording: &Recording, folder: &Path) -> Inspection {
+    codex_inspect::inspect_recording(recording, &folder.display().to_string())
 }

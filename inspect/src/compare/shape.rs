@@ -187,7 +187,7 @@ pub(crate) fn carries_base_instructions(message: &Value) -> bool {
 }
 
 /// A tool's `name`, or its `type` for tools without one (`web_search`).
-pub(super) fn tool_names(tools: &[Value]) -> Vec<String> {
+pub(crate) fn tool_names(tools: &[Value]) -> Vec<String> {
     tools
         .iter()
         .map(|tool| {

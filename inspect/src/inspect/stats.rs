@@ -14,6 +14,7 @@ use super::classify::ClassifyContext;
 use super::classify::classify_item;
 use super::model::BreakReason;
 use super::model::CacheReport;
+use super::model::ItemReport;
 use super::model::TokenBreakdown;
 use super::model::TokenSource;
 use super::summary::ItemLedger;
@@ -87,6 +88,8 @@ pub struct RequestStatsAccumulator {
     previous: Option<ResponsesRequest>,
     previous_tokens: FieldTokens,
     rows: Vec<RequestStat>,
+    /// The classified items of the request added last, after the ones it carried over.
+    items: Vec<ItemReport>,
 }
 
 /// Tokens of a body's instructions and tools.
@@ -111,6 +114,7 @@ impl RequestStatsAccumulator {
             previous: None,
             previous_tokens: FieldTokens::default(),
             rows: Vec::new(),
+            items: Vec::new(),
         }
     }
 
@@ -120,6 +124,7 @@ impl RequestStatsAccumulator {
         let context = ClassifyContext {
             instructions_provenance: "request input",
         };
+        self.items.clear();
         let counter = &mut self.counter;
         let ledger = &mut self.ledger;
         let previous = self.previous.as_ref();
@@ -150,6 +155,7 @@ impl RequestStatsAccumulator {
                 _ => classify_item(index, item, item, &context, counter),
             };
             ledger.push(classified.tokens);
+            self.items.push(classified.report);
         }
         // Instructions and tools rarely change between requests: their counts carry over.
         let instructions = match previous {
@@ -208,6 +214,12 @@ impl RequestStatsAccumulator {
             tools,
         };
         &self.rows[self.rows.len() - 1]
+    }
+
+    /// The classified input items of the request added last, after the ones it carried over
+    /// (what an inspection lists for it); taking them leaves none.
+    pub(crate) fn take_items(&mut self) -> Vec<ItemReport> {
+        std::mem::take(&mut self.items)
     }
 
     /// The statistics of every request added, with their totals.
