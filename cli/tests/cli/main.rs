@@ -22,6 +22,7 @@ mod network_timeouts;
 mod not_a_rollout;
 mod output_safety;
 mod proxy;
+mod proxy_check;
 mod proxy_support;
 mod proxy_ui;
 mod readme;
