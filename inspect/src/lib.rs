@@ -14,6 +14,7 @@ mod explain;
 mod inspect;
 mod layout;
 mod recording;
+mod recording_report;
 
 // `explain`: the source, role, content kind and size of every entry of a first-turn request,
 // and the AGENTS.md files found.
@@ -31,7 +32,9 @@ pub use inspect::CacheReport;
 pub use inspect::EmittedFragment;
 pub use inspect::EntryClass;
 pub use inspect::EntryReport;
+pub use inspect::ExchangeReport;
 pub use inspect::HistoryRewrite;
+pub use inspect::HtmlPage;
 pub use inspect::InspectCatalogs;
 pub use inspect::InspectError;
 pub use inspect::InspectOptions;
@@ -41,6 +44,7 @@ pub use inspect::ItemReport;
 pub use inspect::PrefixBreak;
 pub use inspect::RebuiltRequest;
 pub use inspect::Recognition;
+pub use inspect::RecordingReport;
 pub use inspect::ReleaseReport;
 pub use inspect::RequestKind;
 pub use inspect::RequestReport;
@@ -55,6 +59,7 @@ pub use inspect::inspect_rollout;
 pub use inspect::rebuild_requests;
 pub use inspect::release_for_rollout;
 pub use inspect::render_html;
+pub use inspect::render_html_page;
 pub use inspect::render_json;
 pub use inspect::render_text;
 
@@ -116,9 +121,11 @@ pub use layout::render_layout;
 pub use layout::render_request_layout;
 
 // Recordings of `codex-context proxy`: one line per exchange (tokens by source, server usage,
-// prefix reuse against the thread's previous request) and the report of a recording folder.
+// prefix reuse against the thread's previous request), the report of a recording folder, and
+// the recording as an inspection (the bodies as sent, for the JSON and HTML reports).
 pub use recording::ExchangeView;
 pub use recording::TurnCounter;
 pub use recording::parse_recorded_request;
 pub use recording::render_exchange_line;
 pub use recording::render_recording_text;
+pub use recording_report::inspect_recording;

@@ -91,3 +91,55 @@ fn a_recording_reports_tokens_usage_prefix_reuse_and_failures() {
     };
     insta::assert_snapshot!(render_recording_text(&recording));
 }
+
+/// 0.171.0 on gpt-5.5 sends no `instructions`: the base instructions are `input[0]`, a
+/// developer message of plain text, and the live line counts them as base instructions.
+#[test]
+fn base_instructions_sent_as_the_first_developer_message_count_as_base_instructions() {
+    let base = message(
+        "developer",
+        "input_text",
+        "You are Codex, a coding agent. Read the repository before you change it, keep changes \
+         small, and run the tests you touch.",
+    );
+    let mut first = body(
+        "gpt-5.5",
+        vec![
+            base.clone(),
+            message(
+                "developer",
+                "input_text",
+                "<permissions instructions>Ask first.</permissions instructions>",
+            ),
+            message(
+                "user",
+                "input_text",
+                "<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>",
+            ),
+            message("user", "input_text", "Fix the failing test."),
+        ],
+    );
+    let fields = first.as_object_mut().unwrap();
+    fields.remove("instructions");
+    let mut second = first.clone();
+    let input = second["input"].as_array_mut().unwrap();
+    input.push(message("assistant", "output_text", "Done."));
+    input.push(message("user", "input_text", "Now run it."));
+    let [first, second] = [first, second].map(|body| parse_recorded_request(&body).unwrap());
+    let line = |number, request, previous| {
+        render_exchange_line(&ExchangeView {
+            thread: "thread-a",
+            number,
+            turn: Some(number as usize),
+            request: Some(request),
+            previous,
+            status: Some(200),
+            usage: None,
+            total_ms: Some(120),
+            failure: None,
+        })
+    };
+    let lines = [line(1, &first, None), line(2, &second, Some(&first))].concat();
+    assert!(!lines.contains("developer context 2"), "{lines}");
+    insta::assert_snapshot!(lines);
+}

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::ProxyError;
+use crate::SharedUiPages;
 
 /// Who may connect to the listen address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,10 +66,13 @@ pub struct ProxyConfig {
     /// How long the upstream may stay silent: before the response head, and between two
     /// chunks of the body.
     pub idle_timeout: Duration,
+    /// Pages answered under [`crate::UI_PREFIX`] instead of being forwarded (`--ui`).
+    pub ui: Option<SharedUiPages>,
 }
 
 impl ProxyConfig {
-    /// A loopback-only proxy with the default timeouts (10 s to connect, 300 s of silence).
+    /// A loopback-only proxy with the default timeouts (10 s to connect, 300 s of silence) and no
+    /// pages of its own.
     pub fn new(listen: SocketAddr, upstream: Upstream, out: PathBuf) -> Self {
         Self {
             listen,
@@ -77,6 +81,7 @@ impl ProxyConfig {
             out,
             connect_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(300),
+            ui: None,
         }
     }
 }

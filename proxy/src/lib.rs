@@ -16,6 +16,8 @@
 //!   total time, usage of `response.completed`).
 //!
 //! Every line is written straight to its file, so a killed proxy leaves a readable recording.
+//! Given [`UiPages`], the proxy also answers the paths under [`UI_PREFIX`] itself (a live
+//! report of the recording) instead of forwarding them.
 
 mod config;
 mod decode;
@@ -27,6 +29,7 @@ mod record;
 mod redact;
 mod server;
 mod sse;
+mod ui;
 
 pub use config::ListenScope;
 pub use config::ProxyConfig;
@@ -41,6 +44,11 @@ pub use read::RecordedThread;
 pub use read::Recording;
 pub use read::is_recording;
 pub use read::read_recording;
+pub use read::recording_size;
 pub use redact::REDACTED;
 pub use server::RunningProxy;
 pub use server::start;
+pub use ui::SharedUiPages;
+pub use ui::UI_PREFIX;
+pub use ui::UiPages;
+pub use ui::UiResponse;

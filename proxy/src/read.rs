@@ -53,6 +53,19 @@ pub fn is_recording(path: &Path) -> bool {
     path.join(EXCHANGES_FILE).is_file() || !thread_dirs(path).is_empty()
 }
 
+/// The bytes of every thread's `exchanges.jsonl` under `path` (a recording or thread folder):
+/// it grows with every line recorded, so a view that saw the same size has seen everything.
+pub fn recording_size(path: &Path) -> u64 {
+    let dirs = match path.join(EXCHANGES_FILE).is_file() {
+        true => vec![path.to_path_buf()],
+        false => thread_dirs(path),
+    };
+    dirs.iter()
+        .filter_map(|dir| std::fs::metadata(dir.join(EXCHANGES_FILE)).ok())
+        .map(|metadata| metadata.len())
+        .sum()
+}
+
 fn thread_dirs(path: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(path) else {
         return Vec::new();

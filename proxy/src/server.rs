@@ -32,6 +32,8 @@ use crate::ListenScope;
 use crate::ProxyConfig;
 use crate::ProxyError;
 use crate::ProxyEvent;
+use crate::SharedUiPages;
+use crate::UI_PREFIX;
 use crate::decode::StreamDecoder;
 use crate::record::ArrivedRequest;
 use crate::record::BodyKind;
@@ -172,6 +174,11 @@ pub async fn start(
 }
 
 async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<ProxyBody> {
+    if let Some(ui) = &shared.config.ui
+        && let Some(response) = serve_ui(ui, &request).await
+    {
+        return response;
+    }
     let (parts, body) = request.into_parts();
     let wire = match body.collect().await {
         Ok(collected) => collected.to_bytes(),
@@ -340,6 +347,54 @@ fn failed_before_head(
     proxy_error(status, &reason)
 }
 
+/// The pages' answer when `request` is for a path under [`UI_PREFIX`] (or the prefix without
+/// its slash, redirected); `None` for every other path, which is forwarded.
+async fn serve_ui(ui: &SharedUiPages, request: &Request<Incoming>) -> Option<Response<ProxyBody>> {
+    let path = request.uri().path();
+    if path == UI_PREFIX.trim_end_matches('/') {
+        let mut response = Response::new(full_body(Bytes::new()));
+        *response.status_mut() = StatusCode::PERMANENT_REDIRECT;
+        response.headers_mut().insert(
+            hyper::header::LOCATION,
+            hyper::header::HeaderValue::from_static(UI_PREFIX),
+        );
+        return Some(response);
+    }
+    let rest = path.strip_prefix(UI_PREFIX)?.to_string();
+    if request.method() != hyper::Method::GET {
+        return Some(proxy_error(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "the report pages answer GET only",
+        ));
+    }
+    let pages = Arc::clone(ui);
+    let answer = tokio::task::spawn_blocking(move || pages.get(&rest)).await;
+    Some(match answer {
+        Ok(Some(page)) => {
+            let mut response = Response::new(full_body(Bytes::from(page.body)));
+            let headers = response.headers_mut();
+            headers.insert(
+                hyper::header::CONTENT_TYPE,
+                hyper::header::HeaderValue::from_static(page.content_type),
+            );
+            headers.insert(
+                hyper::header::CACHE_CONTROL,
+                hyper::header::HeaderValue::from_static("no-store"),
+            );
+            response
+        }
+        Ok(None) => proxy_error(StatusCode::NOT_FOUND, "no such report page"),
+        Err(error) => proxy_error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &format!("the report page could not be made: {error}"),
+        ),
+    })
+}
+
+fn full_body(bytes: Bytes) -> ProxyBody {
+    BodyExt::boxed(Full::new(bytes).map_err(|never| match never {}))
+}
+
 /// An answer of the proxy's own: a JSON error in the Responses API's shape.
 fn proxy_error(status: StatusCode, message: &str) -> Response<ProxyBody> {
     let body = serde_json::json!({
@@ -348,9 +403,7 @@ fn proxy_error(status: StatusCode, message: &str) -> Response<ProxyBody> {
             "type": "proxy_error",
         }
     });
-    let mut response = Response::new(BodyExt::boxed(
-        Full::new(Bytes::from(body.to_string())).map_err(|never| match never {}),
-    ));
+    let mut response = Response::new(full_body(Bytes::from(body.to_string())));
     *response.status_mut() = status;
     response.headers_mut().insert(
         hyper::header::CONTENT_TYPE,

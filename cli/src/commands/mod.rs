@@ -12,6 +12,8 @@ pub mod instructions;
 pub mod merge_patch;
 pub mod models;
 pub mod proxy;
+mod proxy_check;
+mod proxy_ui;
 pub mod request;
 pub mod send;
 pub mod session;

@@ -4,25 +4,44 @@
 use std::collections::HashMap;
 use std::io::Write as _;
 use std::net::SocketAddr;
+use std::path::Path;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
 use codex_core::ResponsesRequest;
 use codex_inspect::ExchangeView;
+use codex_inspect::Inspection;
 use codex_inspect::TurnCounter;
 use codex_inspect::parse_recorded_request;
 use codex_inspect::render_exchange_line;
+use codex_inspect::render_html;
+use codex_inspect::render_json;
 use codex_inspect::render_recording_text;
+use codex_models_manager::ReleaseCatalogs;
+use codex_prompts::TemplateSet;
 use codex_proxy::ListenScope;
 use codex_proxy::ProxyConfig;
 use codex_proxy::ProxyEvent;
+use codex_proxy::Recording;
+use codex_proxy::UI_PREFIX;
 use codex_proxy::Upstream;
+use codex_utils_fs::Existing;
 use codex_utils_fs::write_atomic;
+use tokio::sync::mpsc::error::TryRecvError;
 
 use super::inspect::InspectArgs;
 use super::inspect::InspectFormat;
+use super::proxy_check::Checker;
+use super::proxy_check::RolloutSource;
+use super::proxy_ui::RecordingPages;
 use crate::output::Replacing;
+
+/// The file `--check` keeps the whole comparison in, in the recording folder.
+const CHECK_REPORT: &str = "check.txt";
+/// How often the live view looks for events, and for rollouts that caught up, when idle.
+const CHECK_POLL: Duration = Duration::from_millis(200);
 
 /// How many finished exchanges may wait for the live view before some are left out of it.
 const LIVE_VIEW_BACKLOG: usize = 256;
@@ -61,6 +80,27 @@ pub struct ProxyArgs {
     /// exchange is cut and recorded as failed.
     #[arg(long, value_name = "SECONDS", default_value_t = 300)]
     pub idle_timeout: u64,
+
+    /// Serve the report of the recording (`inspect --format html` of it) on the proxy's own
+    /// port at `/_codex-context/`, updated as requests arrive. Nothing else leaves the proxy's
+    /// forwarding: no other path is answered by it.
+    #[arg(long)]
+    pub ui: bool,
+
+    /// Check each recorded request against the request this project rebuilds for the same
+    /// thread from the agent's rollout (as `compare` does): a verdict line per request once
+    /// the rollout holds it, and the whole comparison in `--out`/check.txt.
+    #[arg(long, requires = "codex_home")]
+    pub check: bool,
+
+    /// The agent's CODEX_HOME: `--check` finds each thread's rollout under its `sessions`
+    /// folder (`rollout-…-THREAD.jsonl`).
+    #[arg(long, value_name = "DIR")]
+    pub codex_home: Option<PathBuf>,
+
+    /// With `--check`: the agent's rollout, for a session of one thread.
+    #[arg(long, value_name = "FILE", requires = "check")]
+    pub rollout: Option<PathBuf>,
 }
 
 pub fn run(args: &ProxyArgs) -> anyhow::Result<String> {
@@ -71,6 +111,9 @@ pub fn run(args: &ProxyArgs) -> anyhow::Result<String> {
         false => ListenScope::LoopbackOnly,
     };
     config.idle_timeout = Duration::from_secs(args.idle_timeout.max(1));
+    if args.ui {
+        config.ui = Some(Arc::new(RecordingPages::new(args.out.clone())));
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -83,11 +126,50 @@ pub fn run(args: &ProxyArgs) -> anyhow::Result<String> {
         args.upstream.trim_end_matches('/'),
         args.out.display()
     );
+    if args.ui {
+        eprintln!(
+            "codex-context proxy: report at http://{}{UI_PREFIX}",
+            proxy.local_addr()
+        );
+    }
+    let mut checker = match (args.check, &args.rollout, &args.codex_home) {
+        (true, Some(rollout), _) => Some(RolloutSource::File(rollout.clone())),
+        (true, None, Some(home)) => Some(RolloutSource::CodexHome(home.clone())),
+        (true, None, None) | (false, _, _) => None,
+    }
+    .map(|source| {
+        ReleaseCatalogs::bundled(&TemplateSet::embedded())
+            .map(|catalogs| Checker::new(source, catalogs))
+    })
+    .transpose()?;
+    let report_path = args.out.join(CHECK_REPORT);
     // Counting tokens takes a while on long threads: the live view has a thread of its own.
     let printer = std::thread::spawn(move || {
         let mut threads: HashMap<String, (Option<ResponsesRequest>, TurnCounter)> = HashMap::new();
-        while let Some(event) = receiver.blocking_recv() {
-            print_event(&event, threads.entry(event.thread.clone()).or_default());
+        loop {
+            let verdicts = match receiver.try_recv() {
+                Ok(event) => {
+                    print_event(&event, threads.entry(event.thread.clone()).or_default());
+                    checker
+                        .as_mut()
+                        .map(|checker| checker.exchange_ended(&event))
+                }
+                Err(TryRecvError::Empty) => {
+                    std::thread::sleep(CHECK_POLL);
+                    checker.as_mut().map(Checker::poll)
+                }
+                Err(TryRecvError::Disconnected) => break,
+            };
+            if let (Some(checker), Some(verdicts)) = (checker.as_mut(), verdicts)
+                && !verdicts.is_empty()
+            {
+                print_lines(&verdicts);
+                if let Err(error) =
+                    write_atomic(&report_path, checker.report().as_bytes(), Existing::Replace)
+                {
+                    eprintln!("codex-context proxy: {}: {error}", report_path.display());
+                }
+            }
         }
     });
     runtime.block_on(proxy.wait());
@@ -110,25 +192,31 @@ fn print_event(event: &ProxyEvent, thread: &mut (Option<ResponsesRequest>, TurnC
         total_ms: Some(event.total_ms),
         failure: event.failure.as_deref(),
     });
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(line.as_bytes());
-    let _ = stdout.flush();
+    print_lines(&line);
     if request.is_some() {
         *previous = request;
     }
 }
 
-/// `inspect DIR` on a recording: per thread one line per exchange, as the live view printed it.
+fn print_lines(lines: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(lines.as_bytes());
+    let _ = stdout.flush();
+}
+
+/// `inspect DIR` on a recording: as text, per thread one line per exchange, as the live view
+/// printed it; as JSON or HTML, the inspection report of the bodies as sent.
 pub(super) fn inspect_recording(args: &InspectArgs) -> anyhow::Result<String> {
-    match args.format {
-        InspectFormat::Text => {}
-        InspectFormat::Json | InspectFormat::Html | InspectFormat::Ndjson => anyhow::bail!(
-            "{}: a proxy recording is reported as text only (drop --format)",
+    let recording = codex_proxy::read_recording(&args.rollout)?;
+    let report = match args.format {
+        InspectFormat::Text => render_recording_text(&recording),
+        InspectFormat::Json => render_json(&recording_inspection(&recording, &args.rollout))?,
+        InspectFormat::Html => render_html(&recording_inspection(&recording, &args.rollout))?,
+        InspectFormat::Ndjson => anyhow::bail!(
+            "{}: a proxy recording is reported as text, json or html (not ndjson)",
             args.rollout.display()
         ),
-    }
-    let recording = codex_proxy::read_recording(&args.rollout)?;
-    let report = render_recording_text(&recording);
+    };
     match &args.out {
         Some(path) => {
             let replacing = Replacing::WithForce { force: args.force };
@@ -138,4 +226,9 @@ pub(super) fn inspect_recording(args: &InspectArgs) -> anyhow::Result<String> {
         }
         None => Ok(report),
     }
+}
+
+/// The recording as an inspection, its folder named as the user gave it.
+pub(super) fn recording_inspection(recording: &Recording, folder: &Path) -> Inspection {
+    codex_inspect::inspect_recording(recording, &folder.display().to_string())
 }

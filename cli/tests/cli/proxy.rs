@@ -37,7 +37,7 @@ fn a_non_loopback_listen_address_or_a_bad_upstream_is_refused_in_one_line() {
 }
 
 #[test]
-fn inspect_reads_a_recording_folder_as_text_only() {
+fn inspect_reads_a_recording_folder_as_text_json_or_html() {
     let dir = tempfile::tempdir().expect("tempdir");
     let thread = dir.path().join("thread-a");
     std::fs::create_dir(&thread).expect("thread folder");
@@ -74,12 +74,41 @@ fn inspect_reads_a_recording_folder_as_text_only() {
         )
     );
     let json = run(&["inspect", path, "--format", "json"]);
+    assert_eq!((json.code, json.stderr.as_str()), (Some(0), ""));
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON report");
     assert_eq!(
-        (json.code, json.stderr),
+        (
+            &report["recording"],
+            &report["requests"][0]["exchange"],
+            &report["requests"][0]["total_tokens"],
+            &report["requests"][0]["tools"]["origin"],
+        ),
+        (
+            &serde_json::json!({"folder": path, "threads": 1, "exchanges": 1, "failed": 0}),
+            &serde_json::json!({"thread": "thread-a", "number": 1, "status": 200, "total_ms": 9,
+                "input_tokens": 20, "cached_tokens": 0, "output_tokens": 2, "failure": null}),
+            &serde_json::json!(4),
+            &serde_json::json!("recorded"),
+        )
+    );
+    let html = run(&["inspect", path, "--format", "html"]);
+    assert_eq!((html.code, html.stderr.as_str()), (Some(0), ""));
+    assert!(
+        html.stdout.contains(
+            "<h2>Request 1 &middot; thread-a #1 &middot; turn 0 step 1 &middot; gpt-5.5 &middot; 4 tokens</h2>"
+        ) && html
+            .stdout
+            .contains("<p class=\"meta\">answered 200 in 9 ms; server: 20 input, 0 cached, 2 output;"),
+        "{}",
+        html.stdout
+    );
+    let ndjson = run(&["inspect", path, "--format", "ndjson"]);
+    assert_eq!(
+        (ndjson.code, ndjson.stderr),
         (
             Some(2),
             format!(
-                "codex-context: error: {path}: a proxy recording is reported as text only (drop --format)\n"
+                "codex-context: error: {path}: a proxy recording is reported as text, json or html (not ndjson)\n"
             )
         )
     );

@@ -50,6 +50,8 @@ pub use report::Side;
 pub use report::WorldStateMode;
 
 use request::Findings;
+pub(crate) use shape::carries_base_instructions;
+pub(crate) use shape::tool_names;
 
 /// Whether text inside recognised fragments is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

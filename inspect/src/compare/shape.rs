@@ -169,17 +169,25 @@ pub(super) fn base_instructions_item(body: &Value) -> Option<usize> {
     let index = input
         .iter()
         .position(|item| item.get("type").and_then(Value::as_str) == Some("message"))?;
-    let shape = item_shape(&input[index], false);
+    carries_base_instructions(&input[index]).then_some(index)
+}
+
+/// Whether `message`, the first message of a body without `instructions`, carries its base
+/// instructions: a developer message whose entries are all text no fragment type recognises
+/// (Responses Lite after its `additional_tools` item, and the releases that send them as
+/// `input[0]`). The request statistics recognise the same message with this.
+pub(crate) fn carries_base_instructions(message: &Value) -> bool {
+    let shape = item_shape(message, false);
     let unrecognised = !shape.entries.is_empty()
         && shape
             .entries
             .iter()
             .all(|entry| matches!(entry.class, EntryClass::Text));
-    (shape.role == Some("developer") && unrecognised).then_some(index)
+    shape.role == Some("developer") && unrecognised
 }
 
 /// A tool's `name`, or its `type` for tools without one (`web_search`).
-pub(super) fn tool_names(tools: &[Value]) -> Vec<String> {
+pub(crate) fn tool_names(tools: &[Value]) -> Vec<String> {
     tools
         .iter()
         .map(|tool| {

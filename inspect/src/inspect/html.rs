@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use super::InspectError;
 use super::model::CacheReport;
+use super::model::ExchangeReport;
 use super::model::Inspection;
 use super::model::ItemReport;
 use super::model::RequestKind;
@@ -51,8 +52,48 @@ var data=JSON.parse(document.getElementById('data').textContent);
 document.getElementById('count').textContent=data.requests.length+' requests';
 ";
 
+/// Follows a recording: asks `state_url` every second and reloads (keeping the scroll
+/// position) once the version it answers is no longer the page's.
+const LIVE_SCRIPT: &str = "
+(function(){
+  var y=sessionStorage.getItem('codex-context-scroll');
+  if(y!==null){window.scrollTo(0,Number(y));}
+  function poll(){
+    fetch(live.state,{cache:'no-store'}).then(function(r){return r.json();}).then(function(s){
+      if(String(s.version)!==live.version){
+        sessionStorage.setItem('codex-context-scroll',String(window.scrollY));
+        location.reload();
+      }else{setTimeout(poll,1000);}
+    }).catch(function(){setTimeout(poll,2000);});
+  }
+  setTimeout(poll,1000);
+})();
+";
+
+/// Whether a page stays as rendered or follows a recording as it grows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HtmlPage<'a> {
+    /// A file: the report as it was when rendered.
+    Static,
+    /// Served by `codex-context proxy --ui`: the page asks `state_url` (JSON with a `version`)
+    /// every second and reloads when the version is no longer `version`.
+    Live {
+        state_url: &'a str,
+        version: &'a str,
+    },
+}
+
 /// The inspection as one HTML page.
 pub fn render_html(inspection: &Inspection) -> Result<String, InspectError> {
+    render_html_page(inspection, HtmlPage::Static)
+}
+
+/// The inspection as one HTML page, static or following a recording (`page`). Everything is
+/// inline: the page loads nothing from anywhere but, when live, its own `state_url`.
+pub fn render_html_page(
+    inspection: &Inspection,
+    page_kind: HtmlPage<'_>,
+) -> Result<String, InspectError> {
     // `<` never appears outside JSON strings, where `\u003c` means the same; the script element
     // then cannot be closed early by any text the rollout holds.
     let data = render_json(inspection)?
@@ -61,16 +102,28 @@ pub fn render_html(inspection: &Inspection) -> Result<String, InspectError> {
         .replace('&', "\\u0026");
     let mut page = String::from(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <title>codex-context inspect</title>\n<style>",
+         <title>codex-context inspect</title>\n<link rel=\"icon\" href=\"data:,\">\n<style>",
     );
     page.push_str(STYLE);
     page.push_str("</style>\n</head>\n<body>\n<h1>codex-context inspect</h1>\n");
+    let source = match &inspection.recording {
+        Some(recording) => format!(
+            "proxy recording {} &middot; {} threads &middot; {} exchanges, {} failed",
+            escape(&recording.folder),
+            recording.threads,
+            recording.exchanges,
+            recording.failed
+        ),
+        None => format!(
+            "thread {} &middot; {} rollout lines",
+            escape(inspection.thread_id.as_deref().unwrap_or("(unknown)")),
+            inspection.rollout_lines
+        ),
+    };
     let _ = writeln!(
         page,
-        "<p class=\"meta\">thread {} &middot; {} rollout lines &middot; <span id=\"count\">{} \
-         requests</span> &middot; <button id=\"expand\">expand all</button></p>",
-        escape(inspection.thread_id.as_deref().unwrap_or("(unknown)")),
-        inspection.rollout_lines,
+        "<p class=\"meta\">{source} &middot; <span id=\"count\">{} requests</span> &middot; \
+         <button id=\"expand\">expand all</button></p>",
         inspection.requests.len()
     );
     let _ = writeln!(
@@ -108,11 +161,20 @@ pub fn render_html(inspection: &Inspection) -> Result<String, InspectError> {
     for turn in &inspection.timeline {
         render_turn(&mut page, turn);
     }
-    let _ = write!(
+    let _ = writeln!(
         page,
-        "<script type=\"application/json\" id=\"data\">{data}</script>\n<script>{SCRIPT}</script>\n\
-         </body>\n</html>\n"
+        "<script type=\"application/json\" id=\"data\">{data}</script>\n<script>{SCRIPT}</script>"
     );
+    match page_kind {
+        HtmlPage::Static => {}
+        HtmlPage::Live { state_url, version } => {
+            let live = serde_json::json!({"state": state_url, "version": version})
+                .to_string()
+                .replace('<', "\\u003c");
+            let _ = writeln!(page, "<script>var live={live};{LIVE_SCRIPT}</script>");
+        }
+    }
+    page.push_str("</body>\n</html>\n");
     Ok(page)
 }
 
@@ -133,10 +195,17 @@ fn escape(text: &str) -> String {
 }
 
 fn render_request(page: &mut String, request: &RequestReport) {
+    let thread = request.exchange.as_ref().map_or(String::new(), |exchange| {
+        format!(
+            " &middot; {} #{}",
+            escape(&exchange.thread),
+            exchange.number
+        )
+    });
     let _ = writeln!(
         page,
-        "<section class=\"request\" id=\"request-{}\">\n<h2>Request {} &middot; turn {} step {} \
-         &middot; {} &middot; {} tokens</h2>",
+        "<section class=\"request\" id=\"request-{}\">\n<h2>Request {}{thread} &middot; turn {} \
+         step {} &middot; {} &middot; {} tokens</h2>",
         request.number,
         request.number,
         request.turn,
@@ -160,16 +229,31 @@ fn render_request(page: &mut String, request: &RequestReport) {
                 .to_string()
         }
         (ToolsOrigin::NoneOffered, _) => "none offered".to_string(),
+        (ToolsOrigin::Recorded, _) => format!(
+            "as sent ({}), {} tokens",
+            request.tools.names.join(", "),
+            request.tools.tokens
+        ),
+    };
+    let place = match &request.exchange {
+        Some(exchange) => exchange_summary(exchange),
+        None => format!("{kind} at rollout line {}", request.line),
     };
     let _ = writeln!(
         page,
-        "<p class=\"meta\">{kind} at rollout line {}; {} input items, {} carried over from the \
-         previous request (not repeated below); tools: {}</p>",
-        request.line,
+        "<p class=\"meta\">{place}; {} input items, {} carried over from the previous request (not \
+         repeated below); tools: {}</p>",
         request.input_items,
         request.carried_items,
         escape(&tools)
     );
+    if let Some(failure) = request
+        .exchange
+        .as_ref()
+        .and_then(|exchange| exchange.failure.as_deref())
+    {
+        let _ = writeln!(page, "<p class=\"warn\">failed: {}</p>", escape(failure));
+    }
     render_token_bar(page, &request.tokens, request.total_tokens);
     render_cache_bar(page, request.cache.as_ref());
     for missing in &request.unrecorded {
@@ -183,6 +267,28 @@ fn render_request(page: &mut String, request: &RequestReport) {
         render_item(page, item);
     }
     page.push_str("</section>\n");
+}
+
+/// `answered 200 in 812 ms; server: 1200 input, 1152 cached, 9 output`.
+fn exchange_summary(exchange: &ExchangeReport) -> String {
+    let mut summary = match exchange.status {
+        Some(status) => format!("answered {status}"),
+        None => "no answer".to_string(),
+    };
+    if let Some(ms) = exchange.total_ms {
+        let _ = write!(summary, " in {ms} ms");
+    }
+    if exchange.input_tokens.is_some() || exchange.output_tokens.is_some() {
+        let number = |n: Option<u64>| n.map_or("?".to_string(), |n| n.to_string());
+        let _ = write!(
+            summary,
+            "; server: {} input, {} cached, {} output",
+            number(exchange.input_tokens),
+            exchange.cached_tokens.unwrap_or(0),
+            number(exchange.output_tokens)
+        );
+    }
+    summary
 }
 
 fn render_token_bar(page: &mut String, tokens: &TokenBreakdown, total: usize) {

@@ -331,6 +331,7 @@ impl WalkVisitor for Inspector<'_> {
                 RequestKind::Turn => Vec::new(),
                 RequestKind::Compaction => vec![UNRECORDED_COMPACTION_PROMPT.to_string()],
             },
+            exchange: None,
         });
         Ok(())
     }

@@ -52,18 +52,22 @@ use codex_rollout::release_of_lines;
 use codex_utils_progress::Progress;
 
 pub use error::InspectError;
+pub use html::HtmlPage;
 pub use html::render_html;
+pub use html::render_html_page;
 pub use model::BreakReason;
 pub use model::CacheReport;
 pub use model::EmittedFragment;
 pub use model::EntryClass;
 pub use model::EntryReport;
+pub use model::ExchangeReport;
 pub use model::HistoryRewrite;
 pub use model::Inspection;
 pub use model::InstructionsReport;
 pub use model::ItemReport;
 pub use model::PrefixBreak;
 pub use model::Recognition;
+pub use model::RecordingReport;
 pub use model::ReleaseReport;
 pub use model::RequestKind;
 pub use model::RequestReport;
@@ -313,6 +317,7 @@ fn inspect(
         requests,
         timeline,
         warnings: facts.warnings,
+        recording: None,
     })
 }
 

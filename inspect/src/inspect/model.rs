@@ -18,6 +18,39 @@ pub struct Inspection {
     pub requests: Vec<RequestReport>,
     pub timeline: Vec<TimelineTurn>,
     pub warnings: Vec<String>,
+    /// Set when the requests are the bodies a `codex-context proxy` recording holds rather
+    /// than requests rebuilt from a rollout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recording: Option<RecordingReport>,
+}
+
+/// The proxy recording an inspection read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RecordingReport {
+    /// The recording folder (or thread folder) read.
+    pub folder: String,
+    pub threads: usize,
+    /// Every exchange, Responses requests or not.
+    pub exchanges: usize,
+    pub failed: usize,
+}
+
+/// What became of one recorded request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExchangeReport {
+    /// The thread key (`prompt_cache_key` or session id).
+    pub thread: String,
+    /// 1-based, per thread: the `request-NNNN.json` it was recorded in.
+    pub number: u32,
+    /// The upstream's status; `None` when it never answered.
+    pub status: Option<u16>,
+    pub total_ms: Option<u64>,
+    /// What the server reported in `response.usage`.
+    pub input_tokens: Option<u64>,
+    pub cached_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+    /// Why it failed (or that the recording ends before it did); `None` when it completed.
+    pub failure: Option<String>,
 }
 
 /// The release profile an inspection used.
@@ -77,6 +110,9 @@ pub struct RequestReport {
     pub cache: Option<CacheReport>,
     /// Parts of the request the rollout does not record.
     pub unrecorded: Vec<String>,
+    /// The proxy exchange that carried the request, for an inspection of a recording.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<ExchangeReport>,
 }
 
 /// Where a request's tool list comes from: rollouts do not record it.
@@ -91,6 +127,8 @@ pub enum ToolsOrigin {
     RebuiltFallback,
     /// A compaction request: it offers no tools (an empty `tools` field).
     NoneOffered,
+    /// The `tools` field (or Responses Lite item) as the agent sent it, from a proxy recording.
+    Recorded,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

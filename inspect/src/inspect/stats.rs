@@ -4,7 +4,6 @@
 
 use std::fmt::Write as _;
 
-use codex_context_fragments::DEVELOPER_ROLE;
 use codex_core::ResponsesRequest;
 use codex_fragments::base_instructions::BASE_INSTRUCTIONS;
 use codex_protocol::models::ContentItemKind;
@@ -16,6 +15,7 @@ use super::classify::classify_item;
 use super::classify::serialized_len;
 use super::model::BreakReason;
 use super::model::CacheReport;
+use super::model::ItemReport;
 use super::model::TokenBreakdown;
 use super::model::TokenSource;
 use super::summary::ItemLedger;
@@ -26,6 +26,7 @@ use super::text::breakdown_header;
 use super::text::breakdown_row;
 use super::text::reuse_cell;
 use super::tokens::TokenCounter;
+use crate::compare::carries_base_instructions;
 
 /// The o200k tokens of `request` when they exceed the model's `context_window`; `None` when it
 /// fits or the window is unknown. A request whose serialized body is no longer than the window
@@ -88,6 +89,8 @@ pub struct RequestStatsAccumulator {
     previous: Option<ResponsesRequest>,
     previous_tokens: FieldTokens,
     rows: Vec<RequestStat>,
+    /// The classified items of the request added last, after the ones it carried over.
+    items: Vec<ItemReport>,
 }
 
 /// Tokens of a body's instructions and tools.
@@ -112,6 +115,7 @@ impl RequestStatsAccumulator {
             previous: None,
             previous_tokens: FieldTokens::default(),
             rows: Vec::new(),
+            items: Vec::new(),
         }
     }
 
@@ -121,6 +125,7 @@ impl RequestStatsAccumulator {
         let context = ClassifyContext {
             instructions_provenance: "request input",
         };
+        self.items.clear();
         let counter = &mut self.counter;
         let ledger = &mut self.ledger;
         let previous = self.previous.as_ref();
@@ -133,19 +138,10 @@ impl RequestStatsAccumulator {
                 .count()
         });
         ledger.keep(carried);
-        // Responses Lite moves the base instructions into the developer message right after the
-        // tool catalog; outgoing bodies carry no content kinds, so its place identifies it.
-        let lite_instructions_index = (body.instructions.is_empty()
-            && matches!(
-                body.input.first(),
-                Some(ResponseItem::AdditionalTools { .. })
-            ))
-        .then_some(1);
+        let instructions_index = base_instructions_index(body).filter(|index| *index >= carried);
         for (index, item) in body.input.iter().enumerate().skip(carried) {
             let classified = match item {
-                ResponseItem::Message { role, content, .. }
-                    if Some(index) == lite_instructions_index && role == DEVELOPER_ROLE =>
-                {
+                ResponseItem::Message { content, .. } if Some(index) == instructions_index => {
                     let mut annotated = item.clone();
                     if let Some(slot) = annotated.metadata_slot_mut() {
                         slot.get_or_insert_with(Default::default).content_item_kinds = Some(
@@ -160,6 +156,7 @@ impl RequestStatsAccumulator {
                 _ => classify_item(index, item, serialized_len(item), &context, counter),
             };
             ledger.push(classified.tokens);
+            self.items.push(classified.report);
         }
         // Instructions and tools rarely change between requests: their counts carry over.
         let instructions = match previous {
@@ -220,6 +217,12 @@ impl RequestStatsAccumulator {
         &self.rows[self.rows.len() - 1]
     }
 
+    /// The classified input items of the request added last, after the ones it carried over
+    /// (what an inspection lists for it); taking them leaves none.
+    pub(crate) fn take_items(&mut self) -> Vec<ItemReport> {
+        std::mem::take(&mut self.items)
+    }
+
     /// The statistics of every request added, with their totals.
     pub fn finish(self) -> RequestStats {
         let stats = self.rows;
@@ -243,6 +246,23 @@ impl RequestStatsAccumulator {
             prefix_percent: percent(prefix_tokens, total_tokens),
         }
     }
+}
+
+/// The input item that carries `body`'s base instructions when it has no `instructions` field:
+/// Responses Lite's developer message after the tool catalog, or the developer message newer
+/// releases send as `input[0]`. Outgoing bodies carry no content kinds, so it is recognised as
+/// `compare` recognises it: the first message, a developer message of text no fragment type
+/// claims.
+fn base_instructions_index(body: &ResponsesRequest) -> Option<usize> {
+    if !body.instructions.is_empty() {
+        return None;
+    }
+    let index = body
+        .input
+        .iter()
+        .position(|item| matches!(item, ResponseItem::Message { .. }))?;
+    let message = serde_json::to_value(&body.input[index]).ok()?;
+    carries_base_instructions(&message).then_some(index)
 }
 
 /// The statistics as a table: one row per request, then the totals.

@@ -128,6 +128,14 @@ fn render_request(out: &mut String, request: &RequestReport) {
             );
         }
         (ToolsOrigin::NoneOffered, _) => out.push_str("  tools: none offered (an empty list)\n"),
+        (ToolsOrigin::Recorded, _) => {
+            let _ = writeln!(
+                out,
+                "  tools: as sent ({}), {} tokens",
+                tools.names.join(", "),
+                tools.tokens
+            );
+        }
     }
     for item in &request.items {
         render_item(out, item);
