@@ -79,12 +79,14 @@ impl HistorySequence {
     /// metadata, which [`HistorySequence::finish_observing`] accounts for.
     pub(crate) fn observe(&mut self, line: &RolloutLine, unnumbered: &mut u64) {
         match &line.item {
-            RolloutItem::ResponseItem(item) => {
-                match line.extra.get(LINE_METADATA_KEY).and_then(Value::as_object) {
-                    Some(metadata) => self.remember(item, metadata.clone()),
-                    None => *unnumbered += 1,
-                }
-            }
+            RolloutItem::ResponseItem(item) => self.observe_item(
+                item.id(),
+                line.extra
+                    .get(LINE_METADATA_KEY)
+                    .and_then(Value::as_object)
+                    .cloned(),
+                unnumbered,
+            ),
             RolloutItem::Compacted(compacted) => {
                 let recorded = compacted.replacement_history_metadata.iter().flatten();
                 for metadata in recorded.filter_map(Value::as_object) {
@@ -237,9 +239,20 @@ impl HistorySequence {
         }
     }
 
-    fn remember(&mut self, item: &ResponseItem, metadata: Map<String, Value>) {
+    /// Continues the numbering past a response item with id `id` recorded with line `metadata`
+    /// (see [`HistorySequence::observe`]).
+    pub(crate) fn observe_item(
+        &mut self,
+        id: Option<&str>,
+        metadata: Option<Map<String, Value>>,
+        unnumbered: &mut u64,
+    ) {
+        let Some(metadata) = metadata else {
+            *unnumbered += 1;
+            return;
+        };
         self.note(&metadata);
-        if let Some(id) = item.id() {
+        if let Some(id) = id {
             self.by_item_id.insert(id.to_string(), metadata);
         }
     }

@@ -4,6 +4,7 @@ use std::io;
 use std::io::BufRead;
 use std::io::BufReader;
 use std::io::Read;
+use std::io::Seek;
 use std::path::Path;
 
 use codex_protocol::rollout::RolloutItem;
@@ -14,6 +15,9 @@ use rayon::prelude::*;
 use serde_json::error::Category;
 
 use super::RolloutError;
+use super::line_input::Fill;
+use super::line_input::RestOfLine;
+use super::line_input::fill_line;
 use super::wire::PayloadDetail;
 use super::wire::parse_line;
 use super::wire::parse_line_from_reader;
@@ -25,7 +29,7 @@ const READ_BUFFER_BYTES: usize = 256 * 1024;
 const BATCH_BYTES: usize = 1024 * 1024;
 
 /// A line longer than this is parsed while it is read (see [`read_lines`]).
-const LONG_LINE_BYTES: usize = 4 * BATCH_BYTES;
+pub(super) const LONG_LINE_BYTES: usize = 4 * BATCH_BYTES;
 
 /// A file none of whose first this many lines is JSON is not a rollout: it is refused with one
 /// error instead of one warning per line.
@@ -131,15 +135,13 @@ pub fn read_rollout(
 /// [`io::ErrorKind::InvalidData`] error saying it is not a rollout.
 pub fn parse_rollout(reader: impl BufRead) -> io::Result<LoadedRollout> {
     let mut lines = Vec::new();
-    let warnings =
-        read_lines(reader, PayloadDetail::Full, |line| lines.push(line)).map_err(|failure| {
-            match failure {
-                ParseFailure::Io(error) => error,
-                ParseFailure::NotARollout(reason) => {
-                    io::Error::new(io::ErrorKind::InvalidData, reason)
-                }
-            }
-        })?;
+    let warnings = read_lines(reader, &PayloadDetail::Full, Position::START, |read| {
+        lines.push(read.loaded())
+    })
+    .map_err(|failure| match failure {
+        ParseFailure::Io(error) => error,
+        ParseFailure::NotARollout(reason) => io::Error::new(io::ErrorKind::InvalidData, reason),
+    })?;
     Ok(LoadedRollout { lines, warnings })
 }
 
@@ -159,29 +161,100 @@ fn load_file(
     progress: Option<&Progress>,
 ) -> Result<LoadedRollout, RolloutError> {
     let mut lines = Vec::new();
-    let warnings = stream_file(path, detail, progress, |line| lines.push(line))?;
+    let warnings = stream_file(path, &detail, Position::START, progress, |read| {
+        lines.push(read.loaded())
+    })?;
     Ok(LoadedRollout { lines, warnings })
 }
 
-/// The one reading pass every reader here shares: opens `path` (a regular file only), hands
-/// each parsed line to `visit` as it is read, and returns the warnings of the damaged lines.
-pub(super) fn stream_file(
+/// How the reading pass turns one line into a value.
+///
+/// Implementations must read a line alike from its bytes and from a reader, and report a line
+/// they cannot take as a `serde_json` error (which becomes the line's warning).
+pub(super) trait LineParser: Sync {
+    type Parsed: Send;
+    /// Parses one line (surrounding whitespace trimmed).
+    fn parse(&self, text: &[u8]) -> serde_json::Result<Self::Parsed>;
+    /// Parses one line as it is read from `reader`, which ends where the line does (a line too
+    /// long to hold beside what it parses into).
+    fn parse_reader(&self, reader: impl Read) -> serde_json::Result<Self::Parsed>;
+}
+
+impl LineParser for PayloadDetail {
+    type Parsed = RolloutLine;
+
+    fn parse(&self, text: &[u8]) -> serde_json::Result<RolloutLine> {
+        parse_line(text, *self)
+    }
+
+    fn parse_reader(&self, reader: impl Read) -> serde_json::Result<RolloutLine> {
+        parse_line_from_reader(reader, *self)
+    }
+}
+
+/// Where a reading pass starts: a byte offset at the start of a line, and how many lines come
+/// before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Position {
+    pub offset: u64,
+    pub lines_before: usize,
+}
+
+impl Position {
+    pub const START: Self = Self {
+        offset: 0,
+        lines_before: 0,
+    };
+}
+
+/// One line as the reading pass hands it over.
+pub(super) struct ReadLine<'a, T> {
+    /// 1-based, counting every line of the file.
+    pub line_number: usize,
+    /// Where the line starts in the file.
+    pub offset: u64,
+    /// The line's bytes; empty for a line longer than [`LONG_LINE_BYTES`], which is parsed as
+    /// it is read.
+    pub raw: &'a [u8],
+    pub parsed: T,
+}
+
+impl ReadLine<'_, RolloutLine> {
+    pub(super) fn loaded(self) -> LoadedLine {
+        LoadedLine {
+            line_number: self.line_number,
+            line: self.parsed,
+        }
+    }
+}
+
+/// The one reading pass every reader here shares: opens `path` (a regular file only), reads it
+/// from `from`, hands each parsed line to `visit` as it is read, and returns the warnings of the
+/// damaged lines.
+pub(super) fn stream_file<P: LineParser>(
     path: &Path,
-    detail: PayloadDetail,
+    parser: &P,
+    from: Position,
     progress: Option<&Progress>,
-    visit: impl FnMut(LoadedLine),
+    visit: impl FnMut(ReadLine<'_, P::Parsed>),
 ) -> Result<Vec<RolloutWarning>, RolloutError> {
-    let file = open_regular(path).map_err(|source| RolloutError::Read {
+    let read_error = |source| RolloutError::Read {
         path: path.to_path_buf(),
         source,
-    })?;
+    };
+    let mut file = open_regular(path).map_err(read_error)?;
+    if from.offset > 0 {
+        file.seek(io::SeekFrom::Start(from.offset))
+            .map_err(read_error)?;
+    }
     let counted = CountingReader {
         inner: file,
         progress,
     };
     read_lines(
         BufReader::with_capacity(READ_BUFFER_BYTES, counted),
-        detail,
+        parser,
+        from,
         visit,
     )
     .map_err(|failure| failure.for_path(path))
@@ -214,12 +287,19 @@ impl<R: Read> Read for CountingReader<'_, R> {
 /// the same as a line-by-line pass, and memory holds one batch beyond what `visit` keeps. A line
 /// longer than [`LONG_LINE_BYTES`] is parsed as it is read instead, so its bytes and what they
 /// parse into are not held at once.
-fn read_lines(
+fn read_lines<P: LineParser>(
     mut reader: impl BufRead,
-    detail: PayloadDetail,
-    mut visit: impl FnMut(LoadedLine),
+    parser: &P,
+    from: Position,
+    mut visit: impl FnMut(ReadLine<'_, P::Parsed>),
 ) -> Result<Vec<RolloutWarning>, ParseFailure> {
-    let mut lines = LineOutcomes::default();
+    let mut lines = LineOutcomes {
+        line_number: from.lines_before,
+        // Reading from a line after the first: the file is known to be a rollout.
+        json_seen: from.lines_before > 0,
+        ..LineOutcomes::default()
+    };
+    let mut batch_offset = from.offset;
     let mut batch = Vec::new();
     let mut ends: Vec<usize> = Vec::new();
     loop {
@@ -240,134 +320,57 @@ fn read_lines(
             ends.push(batch.len());
         }
         let starts = std::iter::once(0).chain(ends.iter().copied());
-        let raw_lines: Vec<&[u8]> = starts
+        let raw_lines: Vec<(usize, &[u8])> = starts
             .zip(&ends)
-            .map(|(start, &end)| &batch[start..end])
+            .map(|(start, &end)| (start, &batch[start..end]))
             .collect();
-        let parsed: Vec<Option<Result<RolloutLine, serde_json::Error>>> = raw_lines
+        let parsed: Vec<Option<serde_json::Result<P::Parsed>>> = raw_lines
             .par_iter()
-            .map(|raw| {
+            .map(|(_, raw)| {
                 let text = raw.trim_ascii();
-                (!text.is_empty()).then(|| parse_line(text, detail))
+                (!text.is_empty()).then(|| parser.parse(text))
             })
             .collect();
-        for (raw, parsed) in raw_lines.iter().zip(parsed) {
+        for ((start, raw), parsed) in raw_lines.iter().zip(parsed) {
             let terminated = raw.last() == Some(&b'\n');
-            lines.record(parsed, terminated, &mut visit)?;
+            let offset = batch_offset + *start as u64;
+            lines.record(parsed, terminated, |line_number, parsed| {
+                visit(ReadLine {
+                    line_number,
+                    offset,
+                    raw,
+                    parsed,
+                })
+            })?;
         }
         match next {
-            Fill::Line => {}
+            Fill::Line => batch_offset += batch.len() as u64,
             Fill::End => break,
             Fill::Long { start } => {
+                let offset = batch_offset + start as u64;
                 let head = batch.split_off(start);
                 // A huge line leaves a huge buffer behind; the next batches do not need it.
                 batch = Vec::new();
                 let mut rest = RestOfLine::new(head, &mut reader);
-                let parsed = parse_line_from_reader(&mut rest, detail);
+                let parsed = parser.parse_reader(&mut rest);
                 rest.skip_to_end()?;
                 let parsed = match (parsed, rest.blank) {
                     (Err(_), true) => None,
                     (parsed, _) => Some(parsed),
                 };
-                lines.record(parsed, rest.terminated, &mut visit)?;
+                lines.record(parsed, rest.terminated, |line_number, parsed| {
+                    visit(ReadLine {
+                        line_number,
+                        offset,
+                        raw: &[],
+                        parsed,
+                    })
+                })?;
+                batch_offset = offset + rest.bytes;
             }
         }
     }
     lines.finish()
-}
-
-/// How far [`fill_line`] read.
-#[derive(Debug, Clone, Copy)]
-enum Fill {
-    /// A whole line, line break included.
-    Line,
-    /// The end of the input.
-    End,
-    /// The line starting at `start` of the buffer is longer than [`LONG_LINE_BYTES`]: the rest
-    /// of it is still to be read.
-    Long { start: usize },
-}
-
-/// Appends the next line of `reader` to `batch`, or as much of it as shows it is long.
-fn fill_line(reader: &mut impl BufRead, batch: &mut Vec<u8>) -> io::Result<Fill> {
-    let start = batch.len();
-    loop {
-        let available = match reader.fill_buf() {
-            Ok(available) => available,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
-        };
-        if available.is_empty() {
-            return Ok(Fill::End);
-        }
-        let (taken, complete) = match memchr::memchr(b'\n', available) {
-            Some(position) => (position + 1, true),
-            None => (available.len(), false),
-        };
-        batch.extend_from_slice(&available[..taken]);
-        reader.consume(taken);
-        if complete {
-            return Ok(Fill::Line);
-        }
-        if batch.len() - start > LONG_LINE_BYTES {
-            return Ok(Fill::Long { start });
-        }
-    }
-}
-
-/// One long line as a reader: the bytes already read, then the rest of the line from the
-/// input, line break included, then the end.
-struct RestOfLine<'r, R> {
-    head: io::Cursor<Vec<u8>>,
-    input: &'r mut R,
-    /// The line break was read.
-    terminated: bool,
-    /// Every byte so far was whitespace.
-    blank: bool,
-}
-
-impl<'r, R: BufRead> RestOfLine<'r, R> {
-    fn new(head: Vec<u8>, input: &'r mut R) -> Self {
-        let blank = head.trim_ascii().is_empty();
-        Self {
-            head: io::Cursor::new(head),
-            input,
-            terminated: false,
-            blank,
-        }
-    }
-
-    /// Reads what the parser left of the line, so the input is at the next line.
-    fn skip_to_end(&mut self) -> io::Result<()> {
-        let mut sink = [0; 8192];
-        while self.read(&mut sink)? > 0 {}
-        Ok(())
-    }
-}
-
-impl<R: BufRead> Read for RestOfLine<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let from_head = self.head.read(buf)?;
-        if from_head > 0 {
-            return Ok(from_head);
-        }
-        if self.terminated {
-            return Ok(0);
-        }
-        let available = self.input.fill_buf()?;
-        let wanted = available.len().min(buf.len());
-        let taken = match memchr::memchr(b'\n', &available[..wanted]) {
-            Some(position) => {
-                self.terminated = true;
-                position + 1
-            }
-            None => wanted,
-        };
-        buf[..taken].copy_from_slice(&available[..taken]);
-        self.blank = self.blank && buf[..taken].trim_ascii().is_empty();
-        self.input.consume(taken);
-        Ok(taken)
-    }
 }
 
 /// The warnings of a read so far, and whether a line has shown the input to be JSON.
@@ -381,20 +384,21 @@ struct LineOutcomes {
 }
 
 impl LineOutcomes {
-    /// Takes the next line's outcome (`None`: blank), handing a parsed line to `visit`.
-    fn record(
+    /// Takes the next line's outcome (`None`: blank), handing a parsed line and its number to
+    /// `visit`.
+    fn record<T>(
         &mut self,
-        parsed: Option<Result<RolloutLine, serde_json::Error>>,
+        parsed: Option<serde_json::Result<T>>,
         terminated: bool,
-        visit: &mut impl FnMut(LoadedLine),
+        visit: impl FnOnce(usize, T),
     ) -> Result<(), ParseFailure> {
         self.line_number += 1;
         let line_number = self.line_number;
         match parsed {
             None => {}
-            Some(Ok(line)) => {
+            Some(Ok(parsed)) => {
                 self.json_seen = true;
-                visit(LoadedLine { line_number, line });
+                visit(line_number, parsed);
             }
             Some(Err(error)) => {
                 let warning = damaged_line_warning(line_number, terminated, &error);

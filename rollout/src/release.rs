@@ -37,12 +37,15 @@ pub(crate) fn observe_release(evidence: &mut RolloutEvidence, item: &RolloutItem
                 evidence.cli_version = meta.cli_version.clone();
             }
         }
-        RolloutItem::Other { line_type, .. } => {
-            evidence.newer_line_shapes |= NEWER_LINE_TYPES.contains(&line_type.as_str());
-        }
+        RolloutItem::Other { line_type, .. } => observe_line_type(evidence, line_type),
         RolloutItem::ResponseItem(_)
         | RolloutItem::TurnContext(_)
         | RolloutItem::WorldState(_)
         | RolloutItem::Compacted(_) => {}
     }
+}
+
+/// Adds what a line of type `line_type` without a typed payload tells about the release.
+pub(crate) fn observe_line_type(evidence: &mut RolloutEvidence, line_type: &str) {
+    evidence.newer_line_shapes |= NEWER_LINE_TYPES.contains(&line_type);
 }

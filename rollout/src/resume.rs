@@ -1,14 +1,19 @@
-//! Resuming straight from a file: one streaming pass that keeps only what reconstruction reads.
+//! Resuming straight from a file: a skimming pass over every line, then a full read of the
+//! lines reconstruction reads.
 //!
-//! Every line leaves a few bytes of [`LineFacts`] behind for the segment scan; the lines
-//! themselves are kept from the turn of the newest compaction with a replacement history on,
-//! since nothing before it reaches the resumed thread unless a later rollback undoes that
-//! compaction. In that rare case the file is read a second time for the older lines. Memory is
-//! bounded by the history since the newest compaction, not by the file.
+//! The first pass leaves a few bytes of [`LineFacts`] behind per line for the segment scan and
+//! gathers the [`RolloutDigest`]; most lines are only skimmed (see [`super::skim`]), so the
+//! history before the newest compaction is never built. The scan then says which line is the
+//! oldest one reconstruction reads (the newest surviving compaction's turn, in a long rollout),
+//! and the second pass parses the lines from there on, moving their history into the session.
+//! Memory is bounded by the history since the newest compaction, not by the file. Should the
+//! second pass not find the lines the first one counted (a damaged line the skim could not
+//! see, or a file changed in between), the rollout is read again in full, every line parsed.
 
 use std::borrow::Cow;
 use std::path::Path;
 
+use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::rollout::SessionMeta;
 use codex_protocol::rollout::TOKEN_COUNT_EVENT_TYPE;
@@ -22,16 +27,24 @@ use super::LoadedLine;
 use super::ReconstructedSession;
 use super::RolloutError;
 use super::RolloutWarning;
+use super::reader::Position;
+use super::reader::ReadLine;
 use super::reader::stream_file;
 use super::reconstruct::Window;
+use super::reconstruct::first_session_meta;
 use super::reconstruct::oldest_line_needed;
 use super::reconstruct::rebuild;
 use super::reconstruct::reconstruct_lines;
+use super::release::observe_line_type;
 use super::release::observe_release;
-use super::segments::EventFact;
 use super::segments::LineFacts;
 use super::segments::scan_segments;
+use super::skim::Scanned;
+use super::skim::Skimmed;
+use super::skim::SkimmedKind;
+use super::skim::Skimming;
 use super::wire::PayloadDetail;
+use super::wire::parse_line;
 
 /// A resumed thread's state, read from its rollout.
 #[derive(Debug, Clone, PartialEq)]
@@ -116,23 +129,48 @@ impl RolloutDigest {
                     }
                     Some(_) | None => {}
                 }
-                match self
-                    .untyped_line_types
-                    .iter_mut()
-                    .find(|seen| seen.line_type == *line_type)
-                {
-                    Some(seen) => seen.count += 1,
-                    None => self.untyped_line_types.push(UntypedLineType {
-                        line_type: line_type.clone(),
-                        first_line: loaded.line_number,
-                        count: 1,
-                    }),
-                }
+                self.count_untyped(line_type, loaded.line_number);
             }
             RolloutItem::SessionMeta(_)
             | RolloutItem::ResponseItem(_)
             | RolloutItem::WorldState(_)
             | RolloutItem::Compacted(_) => {}
+        }
+    }
+
+    /// [`RolloutDigest::observe`] for a skimmed line. A `token_count` event's usage is not
+    /// read here: the caller reads the newest one's.
+    fn observe_skimmed(&mut self, line_number: usize, skimmed: Skimmed) {
+        self.lines += 1;
+        self.last_ordinal = self.last_ordinal.max(skimmed.ordinal);
+        let line_type = match skimmed.kind {
+            SkimmedKind::Response { id, metadata } => {
+                self.history_sequence
+                    .observe_item(id.as_deref(), metadata, &mut self.unnumbered);
+                return;
+            }
+            SkimmedKind::Event { started, .. } => {
+                self.turns_started += usize::from(started);
+                EVENT_MSG_LINE_TYPE
+            }
+            SkimmedKind::Untyped { ref line_type } => line_type,
+        };
+        observe_line_type(&mut self.release, line_type);
+        self.count_untyped(line_type, line_number);
+    }
+
+    fn count_untyped(&mut self, line_type: &str, line_number: usize) {
+        match self
+            .untyped_line_types
+            .iter_mut()
+            .find(|seen| seen.line_type == line_type)
+        {
+            Some(seen) => seen.count += 1,
+            None => self.untyped_line_types.push(UntypedLineType {
+                line_type: line_type.to_string(),
+                first_line: line_number,
+                count: 1,
+            }),
         }
     }
 
@@ -142,96 +180,152 @@ impl RolloutDigest {
     }
 }
 
-/// The state of the streaming pass.
+/// What the skimming pass keeps of every line.
 #[derive(Default)]
-struct Pass {
+struct SkimPass {
     facts: Vec<LineFacts>,
-    /// Position of the first kept line among all lines.
-    window_start: usize,
-    window: Vec<LoadedLine>,
-    /// Position of the newest `task_started`.
-    turn_start: usize,
+    /// Per line (as `facts`): where it starts and its line number.
+    positions: Vec<(u64, usize)>,
     session_meta: Option<SessionMeta>,
     digest: RolloutDigest,
+    /// The newest `token_count` line when it was skimmed: its usage is read once, at the end.
+    newest_token_count: Option<Vec<u8>>,
 }
 
-impl Pass {
-    fn push(&mut self, loaded: LoadedLine) {
-        let index = self.facts.len();
-        let facts = LineFacts::of(&loaded);
-        self.digest.observe(&loaded);
-        if let RolloutItem::SessionMeta(meta) = &loaded.line.item
-            && self.session_meta.is_none()
-        {
-            self.session_meta = Some(SessionMeta::clone(meta));
-        }
-        if matches!(
-            facts,
-            LineFacts::Event {
-                event: EventFact::TurnStarted,
-                ..
+impl SkimPass {
+    fn push(&mut self, read: ReadLine<'_, Scanned>) {
+        self.positions.push((read.offset, read.line_number));
+        match read.parsed {
+            Scanned::Parsed(line) => {
+                let loaded = LoadedLine {
+                    line_number: read.line_number,
+                    line: *line,
+                };
+                self.facts.push(LineFacts::of(&loaded));
+                self.digest.observe(&loaded);
+                if loaded.line.item.event_msg_type() == Some(TOKEN_COUNT_EVENT_TYPE) {
+                    self.newest_token_count = None;
+                }
+                if let RolloutItem::SessionMeta(meta) = loaded.line.item
+                    && self.session_meta.is_none()
+                {
+                    self.session_meta = Some(*meta);
+                }
             }
-        ) {
-            self.turn_start = index;
-        } else if matches!(facts, LineFacts::Compacted { replacement: true })
-            && self.turn_start > self.window_start
-        {
-            // History starts over here: what came before this turn is needed only if a later
-            // rollback undoes the compaction.
-            self.window.drain(..self.turn_start - self.window_start);
-            self.window_start = self.turn_start;
+            Scanned::Skimmed(skimmed) => {
+                let facts = match &skimmed.kind {
+                    SkimmedKind::Response { .. } => LineFacts::Response { user_turn: false },
+                    SkimmedKind::Event {
+                        event,
+                        turn_id,
+                        token_count,
+                        ..
+                    } => {
+                        if *token_count {
+                            self.newest_token_count = Some(read.raw.to_vec());
+                        }
+                        LineFacts::Event {
+                            event: *event,
+                            turn_id: turn_id.clone(),
+                        }
+                    }
+                    SkimmedKind::Untyped { .. } => LineFacts::Quiet,
+                };
+                self.facts.push(facts);
+                self.digest.observe_skimmed(read.line_number, skimmed);
+            }
         }
-        self.facts.push(facts);
-        self.window.push(loaded);
     }
 }
 
-/// Reads the rollout at `path` and reconstructs it, for resuming, in one pass that moves the
-/// history out of the lines it parses and keeps only the lines since the newest compaction (see
-/// the module documentation). Event payloads are reduced to the fields reconstruction reads.
-/// `progress`, when given, counts the bytes read.
+/// Reads the rollout at `path` and reconstructs it, for resuming: a skimming pass over every
+/// line, then the lines reconstruction reads parsed in full, their history moved into the
+/// session (see the module documentation). Event payloads are reduced to the fields
+/// reconstruction reads. `progress`, when given, counts the bytes of the first pass.
 pub fn resume_rollout(
     path: &Path,
     progress: Option<&Progress>,
 ) -> Result<ResumedRollout, RolloutError> {
-    let mut pass = Pass::default();
-    let warnings = stream_file(path, PayloadDetail::ResumeSummary, progress, |line| {
-        pass.push(line)
+    let mut pass = SkimPass::default();
+    let warnings = stream_file(path, &Skimming, Position::START, progress, |read| {
+        pass.push(read)
     })?;
+    if let Some(raw) = pass.newest_token_count.take() {
+        match parse_line(raw.trim_ascii(), PayloadDetail::ResumeSummary) {
+            Ok(line) => match &line.item {
+                RolloutItem::Other { payload, .. } => {
+                    pass.digest.newest_token_usage = payload.get("info").cloned();
+                }
+                RolloutItem::SessionMeta(_)
+                | RolloutItem::ResponseItem(_)
+                | RolloutItem::TurnContext(_)
+                | RolloutItem::WorldState(_)
+                | RolloutItem::Compacted(_) => {}
+            },
+            // Damaged past where the skim stopped: the full read decides what it holds.
+            Err(_) => return resume_reading_every_line(path),
+        }
+    }
     let scan = scan_segments(&pass.facts);
     let needed = oldest_line_needed(&pass.facts, &scan);
-    let window = match needed < pass.window_start {
-        true => {
-            // A rollback undid the newest compaction: the older lines are read again.
-            drop(pass.window);
-            let mut lines = Vec::new();
-            let mut index = 0;
-            // Its damaged lines were reported by the first pass.
-            tracing::subscriber::with_default(
-                tracing::subscriber::NoSubscriber::default(),
-                || {
-                    stream_file(path, PayloadDetail::ResumeSummary, None, |line| {
-                        if index >= needed {
-                            lines.push(line);
-                        }
-                        index += 1;
-                    })
-                },
-            )?;
-            Window {
-                start: needed,
-                lines: Cow::Owned(lines),
-            }
+    let mut lines = Vec::new();
+    if let Some(&(offset, line_number)) = pass.positions.get(needed) {
+        let from = Position {
+            offset,
+            lines_before: line_number - 1,
+        };
+        let mut expected = pass.positions[needed..].iter();
+        let mut consistent = true;
+        // Damaged lines among these were reported by the first pass.
+        tracing::subscriber::with_default(tracing::subscriber::NoSubscriber::default(), || {
+            stream_file(path, &PayloadDetail::ResumeSummary, from, None, |read| {
+                consistent &= expected.next().map(|&(_, number)| number) == Some(read.line_number);
+                lines.push(read.loaded());
+            })
+        })?;
+        if !consistent || expected.next().is_some() {
+            return resume_reading_every_line(path);
         }
-        false => Window {
-            start: pass.window_start,
-            lines: Cow::Owned(pass.window),
-        },
+    }
+    let window = Window {
+        start: needed,
+        lines: Cow::Owned(lines),
     };
     let session = rebuild(&pass.facts, scan, window, pass.session_meta);
     Ok(ResumedRollout {
         session,
         warnings,
         digest: pass.digest.finished(),
+    })
+}
+
+/// [`resume_rollout`] with every line parsed in full: for a file whose second pass did not
+/// find what the skimming pass counted.
+fn resume_reading_every_line(path: &Path) -> Result<ResumedRollout, RolloutError> {
+    let mut lines = Vec::new();
+    let warnings = stream_file(
+        path,
+        &PayloadDetail::ResumeSummary,
+        Position::START,
+        None,
+        |read| lines.push(read.loaded()),
+    )?;
+    let digest = RolloutDigest::of(&lines);
+    let facts: Vec<LineFacts> = lines.iter().map(LineFacts::of).collect();
+    let scan = scan_segments(&facts);
+    let session_meta = first_session_meta(&lines).cloned();
+    let session = rebuild(
+        &facts,
+        scan,
+        Window {
+            start: 0,
+            lines: Cow::Owned(lines),
+        },
+        session_meta,
+    );
+    Ok(ResumedRollout {
+        session,
+        warnings,
+        digest,
     })
 }

@@ -84,7 +84,8 @@ fn parse_whole<'de, R: serde_json::de::Read<'de>>(
     Ok(line)
 }
 
-enum Key {
+/// A key of a rollout line.
+pub(super) enum Key {
     Timestamp,
     Ordinal,
     Type,

@@ -41,6 +41,12 @@ pub fn context_window_excess(
     if bytes <= window {
         return None;
     }
+    // The same holds for the texts the count reads, which are far fewer bytes than the body
+    // (no JSON, no encrypted content): when their bytes fit, the vocabulary is not even loaded.
+    let mut bound = RequestStatsAccumulator::counting_with(TokenCounter::bytes_upper_bound());
+    if bound.add(request).total_tokens <= window {
+        return None;
+    }
     let tokens = request_stats(std::slice::from_ref(request)).total_tokens;
     (tokens > window).then_some(tokens)
 }
@@ -109,8 +115,12 @@ impl Default for RequestStatsAccumulator {
 impl RequestStatsAccumulator {
     /// No request counted yet.
     pub fn new() -> Self {
+        Self::counting_with(TokenCounter::new())
+    }
+
+    fn counting_with(counter: TokenCounter) -> Self {
         Self {
-            counter: TokenCounter::new(),
+            counter,
             ledger: ItemLedger::new(),
             previous: None,
             previous_tokens: FieldTokens::default(),

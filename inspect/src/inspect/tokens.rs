@@ -25,6 +25,7 @@ const MEMO_MAX_PIECES: usize = 1 << 20;
 /// counts, so counting the same vocabulary again is cheap.
 #[derive(Debug, Default)]
 pub struct TokenCounter {
+    measure: Measure,
     /// Counts of pieces up to [`PACKED_PIECE_BYTES`] long, keyed by their bytes packed into an
     /// integer (with the length, so that trailing zero bytes cannot collide).
     short: HashMap<u128, u32, BuildHasherDefault<PieceHasher>>,
@@ -64,13 +65,34 @@ impl Hasher for PieceHasher {
     }
 }
 
+/// What a [`TokenCounter`] counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Measure {
+    #[default]
+    Tokens,
+    /// Bytes, which bound tokens from above: every token covers at least one byte.
+    Bytes,
+}
+
 impl TokenCounter {
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// The number of o200k_base tokens in `text`.
+    /// A counter that answers the byte length, an upper bound of the token count that needs no
+    /// vocabulary.
+    pub fn bytes_upper_bound() -> Self {
+        Self {
+            measure: Measure::Bytes,
+            ..Self::default()
+        }
+    }
+
+    /// The number of o200k_base tokens in `text` (its bytes for [`Self::bytes_upper_bound`]).
     pub fn count(&mut self, text: &str) -> usize {
+        if self.measure == Measure::Bytes {
+            return text.len();
+        }
         if !text.is_ascii() {
             return o200k_token_count(text);
         }

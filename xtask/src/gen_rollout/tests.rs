@@ -74,6 +74,12 @@ fn generated_rollouts_read_back_without_warnings_and_in_their_release() {
             codex_rollout::read_rollout(&path, None).unwrap_or_else(|error| panic!("{error}"));
         assert_eq!(loaded.warnings, Vec::new());
         assert_eq!(loaded.lines.len() as u64, summary.lines);
+        // Resuming skims the lines before the newest compaction: the same thread, the same
+        // digest as reading every line in full.
+        let resumed =
+            codex_rollout::resume_rollout(&path, None).unwrap_or_else(|error| panic!("{error}"));
+        let expected = codex_rollout::ResumedRollout::of_lines(&loaded.lines);
+        assert_eq!(resumed, expected, "{}", release.name());
         assert!(summary.lines >= 3_000, "{} lines", summary.lines);
         assert!(
             summary.compactions > 0,
