@@ -66,12 +66,14 @@ pub struct ProxyConfig {
     /// How long the upstream may stay silent: before the response head, and between two
     /// chunks of the body.
     pub idle_timeout: Duration,
+    /// How long a stop waits for the exchanges under way before it cuts them.
+    pub drain_timeout: Duration,
     /// Pages answered under [`crate::UI_PREFIX`] instead of being forwarded (`--ui`).
     pub ui: Option<SharedUiPages>,
 }
 
 impl ProxyConfig {
-    /// A loopback-only proxy with the default timeouts (10 s to connect, 300 s of silence) and no
+    /// A loopback-only proxy with the default timeouts (10 s to connect, 300 s of silence, 10 s to drain at a stop) and no
     /// pages of its own.
     pub fn new(listen: SocketAddr, upstream: Upstream, out: PathBuf) -> Self {
         Self {
@@ -81,6 +83,7 @@ impl ProxyConfig {
             out,
             connect_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(300),
+            drain_timeout: Duration::from_secs(10),
             ui: None,
         }
     }

@@ -11,6 +11,9 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 use std::time::SystemTime;
 use std::time::UNIX_EPOCH;
@@ -38,6 +41,16 @@ const MAX_FOLDER_NAME: usize = 80;
 pub struct Recorder {
     root: PathBuf,
     threads: Mutex<HashMap<String, Arc<ThreadFiles>>>,
+    life: Arc<Lifecycle>,
+}
+
+/// What the records under way share with the proxy's stop.
+#[derive(Debug, Default)]
+struct Lifecycle {
+    /// Exchanges begun and not yet ended.
+    under_way: AtomicUsize,
+    /// Set when the proxy cuts the exchanges still under way at its stop.
+    stopping: AtomicBool,
 }
 
 #[derive(Debug)]
@@ -99,6 +112,7 @@ impl Recorder {
         Ok(Self {
             root: root.to_path_buf(),
             threads: Mutex::new(HashMap::new()),
+            life: Arc::default(),
         })
     }
 
@@ -134,6 +148,17 @@ impl Recorder {
         });
         threads.insert(key.to_string(), Arc::clone(&files));
         Ok(files)
+    }
+
+    /// How many exchanges have begun and not ended.
+    pub fn under_way(&self) -> usize {
+        self.life.under_way.load(Ordering::SeqCst)
+    }
+
+    /// From now on an exchange dropped before its end was cut by the proxy's stop, not left by
+    /// its client.
+    pub fn stopping(&self) {
+        self.life.stopping.store(true, Ordering::SeqCst);
     }
 
     /// Writes the request's bytes and its `request` line; the returned record takes the rest.
@@ -185,7 +210,9 @@ impl Recorder {
             wire_file,
             body_bytes: request.wire.len(),
         });
+        self.life.under_way.fetch_add(1, Ordering::SeqCst);
         Ok(ExchangeRecord {
+            life: Arc::clone(&self.life),
             thread,
             number,
             started,
@@ -219,6 +246,7 @@ pub enum BodyKind {
 /// client went away), it records the exchange as failed.
 #[derive(Debug)]
 pub struct ExchangeRecord {
+    life: Arc<Lifecycle>,
     thread: Arc<ThreadFiles>,
     number: u32,
     started: Instant,
@@ -360,6 +388,7 @@ impl ExchangeRecord {
             usage: self.watcher.usage.clone(),
             response_id: self.watcher.response_id.clone(),
         });
+        self.life.under_way.fetch_sub(1, Ordering::SeqCst);
         if let Some(events) = self.events.take() {
             let event = ProxyEvent {
                 thread: self.thread.key.clone(),
@@ -390,11 +419,14 @@ impl ExchangeRecord {
 
 impl Drop for ExchangeRecord {
     /// A client that has what it needs may close the connection before the body's end is
-    /// polled: that exchange completed.
+    /// polled: that exchange completed. Otherwise the client left, or the proxy's stop cut it.
     fn drop(&mut self) {
-        let reason = match self.delivered() {
-            true => None,
-            false => Some("the client closed the connection before the response ended".to_string()),
+        let reason = match (self.delivered(), self.life.stopping.load(Ordering::SeqCst)) {
+            (true, _) => None,
+            (false, true) => Some("the proxy stopped before the response ended".to_string()),
+            (false, false) => {
+                Some("the client closed the connection before the response ended".to_string())
+            }
         };
         self.end(reason);
     }

@@ -1,9 +1,7 @@
-//! The pass-through: accept, record the request, forward it with its headers, relay the
+//! The pass-through of one request: record the request, forward it with its headers, relay the
 //! response chunk by chunk while recording it.
 
-use std::convert::Infallible;
 use std::io::Read as _;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,26 +17,15 @@ use hyper::body::Frame;
 use hyper::body::Incoming;
 use hyper::header::HeaderMap;
 use hyper::header::HeaderName;
-use hyper::server::conn::http1;
-use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
 use serde_json::Value;
-use tokio::net::TcpListener;
-use tokio::sync::mpsc;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 
-use crate::ListenScope;
-use crate::ProxyConfig;
-use crate::ProxyError;
-use crate::ProxyEvent;
 use crate::SharedUiPages;
 use crate::UI_PREFIX;
 use crate::decode::StreamDecoder;
+use crate::listen::Shared;
 use crate::record::ArrivedRequest;
 use crate::record::BodyKind;
 use crate::record::ExchangeRecord;
-use crate::record::Recorder;
 use crate::redact::redacted_headers;
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -60,120 +47,10 @@ const HOP_BY_HOP: [&str; 9] = [
 /// Session-id headers a request is grouped by when its body names no `prompt_cache_key`.
 const SESSION_HEADERS: [&str; 3] = ["session-id", "session_id", "conversation_id"];
 
-/// A running proxy; [`RunningProxy::shutdown`] stops accepting connections.
-#[derive(Debug)]
-pub struct RunningProxy {
-    address: SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
-    acceptor: JoinHandle<()>,
-}
-
-impl RunningProxy {
-    /// The address it listens on (the port chosen when `:0` was asked for).
-    pub fn local_addr(&self) -> SocketAddr {
-        self.address
-    }
-
-    /// Stops accepting; exchanges under way finish on their own tasks.
-    pub async fn shutdown(mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        let _ = (&mut self.acceptor).await;
-    }
-
-    /// Waits until the acceptor ends (it runs until [`RunningProxy::shutdown`]).
-    pub async fn wait(self) {
-        let _ = self.acceptor.await;
-    }
-}
-
-struct Shared {
-    config: ProxyConfig,
-    recorder: Recorder,
-    client: reqwest::Client,
-    events: Option<mpsc::Sender<ProxyEvent>>,
-}
-
-/// Binds `config.listen` (refused when it is not loopback and `config.scope` does not allow
-/// it), creates the recording folder and serves until shut down. `events` receives one
-/// [`ProxyEvent`] per finished exchange; when its receiver lags, events are dropped, never the
-/// exchange.
-pub async fn start(
-    config: ProxyConfig,
-    events: Option<mpsc::Sender<ProxyEvent>>,
-) -> Result<RunningProxy, ProxyError> {
-    match config.scope {
-        ListenScope::LoopbackOnly if !config.listen.ip().is_loopback() => {
-            return Err(ProxyError::RemoteListen {
-                address: config.listen,
-            });
-        }
-        ListenScope::LoopbackOnly | ListenScope::AllowRemote => {}
-    }
-    let recorder = Recorder::create(&config.out)?;
-    // Bytes are relayed as they come: no decompression, no redirects, no system proxy.
-    let client = reqwest::Client::builder()
-        .no_gzip()
-        .no_zstd()
-        .no_proxy()
-        .redirect(reqwest::redirect::Policy::none())
-        .connect_timeout(config.connect_timeout)
-        .build()?;
-    let listener = TcpListener::bind(config.listen)
-        .await
-        .map_err(|source| ProxyError::Bind {
-            address: config.listen,
-            source,
-        })?;
-    let address = listener.local_addr().map_err(|source| ProxyError::Bind {
-        address: config.listen,
-        source,
-    })?;
-    let shared = Arc::new(Shared {
-        config,
-        recorder,
-        client,
-        events,
-    });
-    let (stop, mut stopped) = oneshot::channel();
-    let acceptor = tokio::spawn(async move {
-        loop {
-            let accepted = tokio::select! {
-                _ = &mut stopped => break,
-                accepted = listener.accept() => accepted,
-            };
-            let (stream, _) = match accepted {
-                Ok(accepted) => accepted,
-                Err(error) => {
-                    tracing::warn!("A connection could not be accepted: {error}.");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            };
-            let shared = Arc::clone(&shared);
-            tokio::spawn(async move {
-                let service = service_fn(move |request| {
-                    let shared = Arc::clone(&shared);
-                    async move { Ok::<_, Infallible>(handle(&shared, request).await) }
-                });
-                if let Err(error) = http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await
-                {
-                    tracing::debug!("A client connection ended with an error: {error}.");
-                }
-            });
-        }
-    });
-    Ok(RunningProxy {
-        address,
-        stop: Some(stop),
-        acceptor,
-    })
-}
-
-async fn handle(shared: &Arc<Shared>, request: Request<Incoming>) -> Response<ProxyBody> {
+pub(crate) async fn handle(
+    shared: &Arc<Shared>,
+    request: Request<Incoming>,
+) -> Response<ProxyBody> {
     if let Some(ui) = &shared.config.ui
         && let Some(response) = serve_ui(ui, &request).await
     {

@@ -29,6 +29,9 @@ use codex_proxy::UI_PREFIX;
 use codex_proxy::Upstream;
 use codex_utils_fs::Existing;
 use codex_utils_fs::write_atomic;
+use tokio::signal::unix::Signal;
+use tokio::signal::unix::SignalKind;
+use tokio::signal::unix::signal;
 use tokio::sync::mpsc::error::TryRecvError;
 
 use super::inspect::InspectArgs;
@@ -43,6 +46,9 @@ const CHECK_REPORT: &str = "check.txt";
 /// How often the live view looks for events, and for rollouts that caught up, when idle.
 const CHECK_POLL: Duration = Duration::from_millis(200);
 
+/// How long a stop waits for the exchanges under way before it cuts them.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// How many finished exchanges may wait for the live view before some are left out of it.
 const LIVE_VIEW_BACKLOG: usize = 256;
 
@@ -55,7 +61,9 @@ const LIVE_VIEW_BACKLOG: usize = 256;
 /// arrives. Per thread (`prompt_cache_key`, else the session-id header) `--out` gets the exact
 /// request bytes, the response lines, and `exchanges.jsonl` (redacted headers, timings, usage,
 /// failures). `inspect DIR` reads the recording; `compare` reads a thread folder. Stop with
-/// Ctrl-C: every line is already on disk.
+/// Ctrl-C (or SIGTERM): exchanges under way get up to 10 s to finish (then they are recorded
+/// as cut), `--check` gives its last verdicts and a summary, and the proxy exits 0. Every
+/// line is on disk as it happens, so even a killed proxy leaves a readable recording.
 #[derive(Debug, clap::Args)]
 pub struct ProxyArgs {
     /// The address to listen on. Only loopback addresses unless `--allow-remote`.
@@ -89,7 +97,8 @@ pub struct ProxyArgs {
 
     /// Check each recorded request against the request this project rebuilds for the same
     /// thread from the agent's rollout (as `compare` does): a verdict line per request once
-    /// the rollout holds it, and the whole comparison in `--out`/check.txt.
+    /// the rollout holds it (those it never holds when the proxy stops, with a summary), and
+    /// the whole comparison in `--out`/check.txt.
     #[arg(long, requires = "codex_home")]
     pub check: bool,
 
@@ -111,6 +120,7 @@ pub fn run(args: &ProxyArgs) -> anyhow::Result<String> {
         false => ListenScope::LoopbackOnly,
     };
     config.idle_timeout = Duration::from_secs(args.idle_timeout.max(1));
+    config.drain_timeout = DRAIN_TIMEOUT;
     if args.ui {
         config.ui = Some(Arc::new(RecordingPages::new(args.out.clone())));
     }
@@ -118,6 +128,10 @@ pub fn run(args: &ProxyArgs) -> anyhow::Result<String> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    let mut signals = {
+        let _entered = runtime.enter();
+        StopSignals::catch()?
+    };
     let (sender, mut receiver) = tokio::sync::mpsc::channel(LIVE_VIEW_BACKLOG);
     let proxy = runtime.block_on(codex_proxy::start(config, Some(sender)))?;
     eprintln!(
@@ -144,6 +158,7 @@ pub fn run(args: &ProxyArgs) -> anyhow::Result<String> {
     .transpose()?;
     let report_path = args.out.join(CHECK_REPORT);
     // Counting tokens takes a while on long threads: the live view has a thread of its own.
+    // Its channel closes once the proxy has stopped and every exchange has ended.
     let printer = std::thread::spawn(move || {
         let mut threads: HashMap<String, (Option<ResponsesRequest>, TurnCounter)> = HashMap::new();
         loop {
@@ -158,23 +173,76 @@ pub fn run(args: &ProxyArgs) -> anyhow::Result<String> {
                     std::thread::sleep(CHECK_POLL);
                     checker.as_mut().map(Checker::poll)
                 }
-                Err(TryRecvError::Disconnected) => break,
+                Err(TryRecvError::Disconnected) => {
+                    if let Some(checker) = checker.as_mut() {
+                        print_lines(&checker.finish());
+                        write_report(checker, &report_path);
+                    }
+                    break;
+                }
             };
-            if let (Some(checker), Some(verdicts)) = (checker.as_mut(), verdicts)
-                && !verdicts.is_empty()
-            {
-                print_lines(&verdicts);
-                if let Err(error) =
-                    write_atomic(&report_path, checker.report().as_bytes(), Existing::Replace)
-                {
-                    eprintln!("codex-context proxy: {}: {error}", report_path.display());
+            if let Some(checker) = checker.as_mut() {
+                for note in checker.take_notes() {
+                    eprintln!("codex-context proxy: {note}");
+                }
+                if let Some(verdicts) = verdicts.filter(|verdicts| !verdicts.is_empty()) {
+                    print_lines(&verdicts);
+                    write_report(checker, &report_path);
                 }
             }
         }
     });
-    runtime.block_on(proxy.wait());
-    let _ = printer.join();
+    let signal = runtime.block_on(signals.first());
+    eprintln!("codex-context proxy: {signal}: stopping");
+    let stopped = runtime.block_on(proxy.shutdown());
+    match stopped.cut {
+        0 if stopped.under_way > 0 => eprintln!(
+            "codex-context proxy: the {} exchanges under way ended",
+            stopped.under_way
+        ),
+        0 => {}
+        cut => eprintln!(
+            "codex-context proxy: {cut} of the {} exchanges under way did not end within {} s and were cut (recorded as failed)",
+            stopped.under_way,
+            DRAIN_TIMEOUT.as_secs()
+        ),
+    }
+    if printer.join().is_err() {
+        anyhow::bail!("the live view failed");
+    }
     Ok(String::new())
+}
+
+/// The signals that stop the proxy, caught from before it says it listens.
+struct StopSignals {
+    interrupt: Signal,
+    terminate: Signal,
+}
+
+impl StopSignals {
+    /// Catches SIGINT and SIGTERM; needs the runtime entered.
+    fn catch() -> anyhow::Result<Self> {
+        Ok(Self {
+            interrupt: signal(SignalKind::interrupt())
+                .context("cannot listen for SIGINT (Ctrl-C)")?,
+            terminate: signal(SignalKind::terminate()).context("cannot listen for SIGTERM")?,
+        })
+    }
+
+    /// Waits for the first of them and names it.
+    async fn first(&mut self) -> &'static str {
+        tokio::select! {
+            _ = self.interrupt.recv() => "SIGINT",
+            _ = self.terminate.recv() => "SIGTERM",
+        }
+    }
+}
+
+/// Writes `--check`'s whole comparison, as it stands, to `path` (the proxy's own file).
+fn write_report(checker: &mut Checker, path: &Path) {
+    if let Err(error) = write_atomic(path, checker.report().as_bytes(), Existing::Replace) {
+        eprintln!("codex-context proxy: {}: {error}", path.display());
+    }
 }
 
 /// Prints `event`'s line; `thread` holds its thread's previous Responses request and turns.

@@ -6,8 +6,6 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::path::PathBuf;
-use std::time::Duration;
-use std::time::Instant;
 
 use codex_inspect::CompareReport;
 use codex_inspect::InspectOptions;
@@ -29,11 +27,19 @@ pub(super) enum RolloutSource {
 
 /// The checks of one proxy run, per thread: how many of its Responses requests were recorded
 /// and how many have had their verdict.
+///
+/// A request's verdict waits for the evidence, never for a clock: it is given once the
+/// rollout holds the request (the agent writes a request's lines around its answer), and
+/// when the proxy stops for every request still owed, against the rollout as it is then (a
+/// request it never held is one only the agent sent).
 #[derive(Debug)]
 pub(super) struct Checker {
     source: RolloutSource,
     catalogs: ReleaseCatalogs,
     threads: BTreeMap<String, ThreadChecks>,
+    tally: Tally,
+    /// Notes for standard error, taken by [`Checker::take_notes`].
+    notes: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -41,13 +47,27 @@ struct ThreadChecks {
     dir: PathBuf,
     recorded: usize,
     judged: usize,
-    /// When the newest request was recorded.
-    last_recorded: Instant,
+    /// Whether the user was told the thread's rollout cannot be read yet.
+    waiting_noted: bool,
 }
 
-/// How long the rollout may lag behind a recorded request before the request is judged
-/// without it (and is then a request only the agent sent).
-const ROLLOUT_GRACE: Duration = Duration::from_secs(5);
+/// The verdicts given so far.
+#[derive(Debug, Default)]
+struct Tally {
+    equal: usize,
+    differing: usize,
+    differences: usize,
+    unchecked: usize,
+}
+
+/// Which owed requests a call judges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Judging {
+    /// Those the rollout holds.
+    Held,
+    /// All of them: the proxy has stopped, no request and no rollout line is coming.
+    Final,
+}
 
 impl Checker {
     pub(super) fn new(source: RolloutSource, catalogs: ReleaseCatalogs) -> Self {
@@ -55,6 +75,8 @@ impl Checker {
             source,
             catalogs,
             threads: BTreeMap::new(),
+            tally: Tally::default(),
+            notes: Vec::new(),
         }
     }
 
@@ -68,14 +90,42 @@ impl Checker {
                 dir: event.thread_dir.clone(),
                 recorded: 0,
                 judged: 0,
-                last_recorded: Instant::now(),
+                waiting_noted: false,
             });
         if event.request.is_some() && event.thread_dir.join(request_file(event.number)).is_file() {
             thread.recorded += 1;
-            thread.last_recorded = Instant::now();
         }
         let key = event.thread.clone();
-        self.judge(&key)
+        self.judge(&key, Judging::Held)
+    }
+
+    /// The verdict lines of every request still owed, judged against the rollouts as they are
+    /// now, and the summary line of the whole run; called once the proxy has stopped.
+    pub(super) fn finish(&mut self) -> String {
+        let keys: Vec<String> = self.threads.keys().cloned().collect();
+        let mut lines: String = keys
+            .iter()
+            .map(|key| self.judge(key, Judging::Final))
+            .collect();
+        let Tally {
+            equal,
+            differing,
+            differences,
+            unchecked,
+        } = self.tally;
+        let _ = writeln!(
+            lines,
+            "check: {} in {}: {equal} equal, {differing} with differences ({}), {unchecked} not checked",
+            counted(equal + differing + unchecked, "request"),
+            counted(self.threads.len(), "thread"),
+            counted(differences, "difference"),
+        );
+        lines
+    }
+
+    /// What the user should know meanwhile (a rollout that cannot be read yet), once each.
+    pub(super) fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
     }
 
     /// Per thread the full comparison as it stands (what the rollout does not hold yet is
@@ -107,7 +157,9 @@ impl Checker {
             .filter(|(_, thread)| thread.judged < thread.recorded)
             .map(|(key, _)| key.clone())
             .collect();
-        owed.iter().map(|key| self.judge(key)).collect()
+        owed.iter()
+            .map(|key| self.judge(key, Judging::Held))
+            .collect()
     }
 
     /// The thread's recorded requests against those rebuilt from its rollout, with how many
@@ -129,19 +181,25 @@ impl Checker {
         ))
     }
 
-    fn judge(&mut self, key: &str) -> String {
+    fn judge(&mut self, key: &str, judging: Judging) -> String {
         let compared = self.compare(key);
         let Some(thread) = self.threads.get_mut(key) else {
             return String::new();
         };
         let mut lines = String::new();
-        // A request is judged once the rollout holds it, or after the grace; a missing
-        // rollout is said at once.
-        let ready = match &compared {
-            Ok((rebuilt, _)) if thread.last_recorded.elapsed() < ROLLOUT_GRACE => {
-                thread.recorded.min(*rebuilt)
+        let ready = match (&compared, judging) {
+            (_, Judging::Final) => thread.recorded,
+            (Ok((rebuilt, _)), Judging::Held) => thread.recorded.min(*rebuilt),
+            // The agent may write its rollout only after its first answer.
+            (Err(reason), Judging::Held) => {
+                if !thread.waiting_noted && thread.judged < thread.recorded {
+                    thread.waiting_noted = true;
+                    self.notes.push(format!(
+                        "check of thread {key} waits for its rollout: {reason}"
+                    ));
+                }
+                thread.judged
             }
-            Ok(_) | Err(_) => thread.recorded,
         };
         for number in thread.judged + 1..=ready {
             let verdict = match &compared {
@@ -153,20 +211,38 @@ impl Checker {
                         .map(ToString::to_string)
                         .collect();
                     match differences.as_slice() {
-                        [] => "equal".to_string(),
-                        [first, ..] => format!(
-                            "{} difference{}, first: {first}",
-                            differences.len(),
-                            if differences.len() == 1 { "" } else { "s" }
-                        ),
+                        [] => {
+                            self.tally.equal += 1;
+                            "equal".to_string()
+                        }
+                        [first, ..] => {
+                            self.tally.differing += 1;
+                            self.tally.differences += differences.len();
+                            format!(
+                                "{} difference{}, first: {first}",
+                                differences.len(),
+                                if differences.len() == 1 { "" } else { "s" }
+                            )
+                        }
                     }
                 }
-                Err(reason) => format!("not checked: {reason}"),
+                Err(reason) => {
+                    self.tally.unchecked += 1;
+                    format!("not checked: {reason}")
+                }
             };
             let _ = writeln!(lines, "check [{key} request {number}]: {verdict}");
         }
         thread.judged = thread.judged.max(ready);
         lines
+    }
+}
+
+/// `count` and `noun`, plural unless one.
+fn counted(count: usize, noun: &str) -> String {
+    match count {
+        1 => format!("1 {noun}"),
+        _ => format!("{count} {noun}s"),
     }
 }
 

@@ -113,3 +113,23 @@ fn inspect_reads_a_recording_folder_as_text_json_or_html() {
         )
     );
 }
+
+#[test]
+fn sigterm_stops_the_proxy_cleanly_with_exit_code_zero() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let upstream = crate::proxy_support::mock_upstream();
+    let proxy = crate::proxy_support::start_proxy(home.path(), &upstream, &[]);
+    let (status, _) = crate::proxy_support::http(&proxy.address, "POST", "/v1/responses", "{}");
+    assert_eq!(status, 200);
+    let recording = proxy.recording.clone();
+    let exit = proxy.stop(nix::sys::signal::Signal::SIGTERM);
+    assert_eq!(
+        (exit.code, exit.stderr.lines().last()),
+        (Some(0), Some("codex-context proxy: SIGTERM: stopping")),
+        "{}",
+        exit.stderr
+    );
+    // The live view printed the exchange before the proxy exited.
+    assert_eq!(exit.stdout.lines().count(), 1, "{}", exit.stdout);
+    assert_eq!(crate::proxy_support::ended_exchanges(&recording), 1);
+}

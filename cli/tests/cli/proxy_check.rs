@@ -1,6 +1,8 @@
 //! `codex-context proxy --check`: a session this project sends through the proxy is checked
-//! against its own rollout (equal), and a request the rollout does not hold is a difference.
+//! against its own rollout (equal) once the rollout holds it, and a request the rollout never
+//! holds is judged when the proxy is stopped (SIGINT), as a difference, with a summary.
 
+use nix::sys::signal::Signal;
 use pretty_assertions::assert_eq;
 
 use crate::proxy_support::http;
@@ -88,10 +90,37 @@ fn each_recorded_request_gets_a_verdict_against_the_rollout() {
         http(&proxy.address, "POST", "/v1/responses", &second).0,
         200
     );
-    let lines = verdicts(2);
+    // Its exchange has ended and the live view has printed it, yet no verdict comes for it
+    // while the proxy runs: the rollout may still record it.
+    let live = wait_for(|| {
+        let text = std::fs::read_to_string(&proxy.stdout).ok()?;
+        text.contains(&format!("[{key} #2")).then_some(text)
+    })
+    .expect("the live line of request 2");
+    assert_eq!(
+        live.lines()
+            .filter(|line| line.starts_with("check ["))
+            .count(),
+        1,
+        "{live}"
+    );
+    let recording = proxy.recording.clone();
+    let exit = proxy.stop(Signal::SIGINT);
+    assert_eq!(exit.code, Some(0), "{}", exit.stderr);
+    assert!(
+        exit.stderr
+            .contains("codex-context proxy: SIGINT: stopping\n"),
+        "{}",
+        exit.stderr
+    );
+    let lines: Vec<&str> = exit
+        .stdout
+        .lines()
+        .filter(|line| line.starts_with("check"))
+        .collect();
     assert_eq!(lines[0], first[0]);
     let text = lines.join("\n").replace(&key, "THREAD");
     insta::assert_snapshot!(text);
-    let report = std::fs::read_to_string(proxy.recording.join("check.txt")).expect("check.txt");
+    let report = std::fs::read_to_string(recording.join("check.txt")).expect("check.txt");
     insta::assert_snapshot!("check_report", report.replace(&key, "THREAD"));
 }

@@ -30,6 +30,32 @@ pub struct ProxyProcess {
     pub recording: PathBuf,
 }
 
+/// How a stopped proxy ended.
+#[derive(Debug)]
+pub struct ProxyExit {
+    /// `None` when a signal ended it.
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl ProxyProcess {
+    /// Sends `signal` to the proxy and waits (at most [`WAIT`]) for it to exit.
+    pub fn stop(mut self, signal: nix::sys::signal::Signal) -> ProxyExit {
+        let pid = nix::unistd::Pid::from_raw(
+            i32::try_from(self.child.id()).expect("the proxy's pid fits a pid_t"),
+        );
+        nix::sys::signal::kill(pid, signal).expect("signal the proxy");
+        let status = wait_for(|| self.child.try_wait().expect("the proxy's status"))
+            .unwrap_or_else(|| panic!("the proxy did not exit within {WAIT:?} of {signal}"));
+        ProxyExit {
+            code: status.code(),
+            stdout: std::fs::read_to_string(&self.stdout).unwrap_or_default(),
+            stderr: std::fs::read_to_string(&self.stderr).unwrap_or_default(),
+        }
+    }
+}
+
 impl Drop for ProxyProcess {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -214,7 +214,14 @@ pub fn run_real_codex(
                 proxy_leg::PROXY_SCENARIO
             )),
         };
-        let leg_problems = leg.unwrap_or_else(|failure| vec![failure]);
+        let leg = leg.unwrap_or_else(|failure| proxy_leg::LegOutcome {
+            problems: vec![failure],
+            check: Vec::new(),
+        });
+        for line in &leg.check {
+            tracing::info!("{version} proxy leg --check: {line}");
+        }
+        let leg_problems = leg.problems;
         tracing::info!(
             "{version} proxy leg: {} problems ({:.1} s)",
             leg_problems.len(),

@@ -4,14 +4,18 @@
 //! the recorded response byte for byte (the proxy relays what it records, as its own tests
 //! show); both steps land in one thread, whose second request the live view shows as turn 2
 //! with its prefix reuse; `inspect` reads the recording; the key appears in no recording, log
-//! or output. The proxy is ended with SIGKILL, so the recording read is one that survived a
-//! kill. `.ci/run` runs it with the rest of `cargo xtask real-codex --check`.
+//! or output. The proxy runs with `--check --codex-home` on the CLI's own CODEX_HOME and is
+//! stopped with SIGTERM: it exits 0 with a verdict line per request and its summary, and no
+//! request goes unchecked (differences between the released CLI and this project's rebuild
+//! are reported, not failed: the parity table is where they are held to account). `.ci/run`
+//! runs it with the rest of `cargo xtask real-codex --check`.
 
 use std::fs::File;
 use std::os::unix::process::CommandExt as _;
 use std::path::Path;
 use std::process::Child;
 use std::process::Command;
+use std::process::ExitStatus;
 use std::process::Stdio;
 use std::time::Duration;
 use std::time::Instant;
@@ -37,8 +41,31 @@ const INSPECT_TIMEOUT: Duration = Duration::from_secs(120);
 /// What the proxy prints on standard error once it listens.
 const LISTENING: &str = "listening on http://";
 
-/// The proxy child, killed (SIGKILL) when dropped.
+/// The proxy child, killed (SIGKILL) when dropped before it was stopped.
 struct ProxyChild(Child);
+
+impl ProxyChild {
+    /// Sends SIGTERM and waits (at most [`WAIT`]) for the proxy to exit.
+    fn stop(mut self) -> Result<ExitStatus, String> {
+        let pid = i32::try_from(self.0.id())
+            .map_err(|error| format!("the proxy's pid does not fit: {error}"))?;
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGTERM,
+        )
+        .map_err(|error| format!("cannot send SIGTERM to the proxy: {error}"))?;
+        wait_for(|| self.0.try_wait().ok().flatten())
+            .ok_or_else(|| format!("the proxy did not exit within {WAIT:?} of SIGTERM"))
+    }
+}
+
+/// What the leg found: its problems, and `--check`'s verdict lines and summary on the
+/// released CLI's requests.
+#[derive(Debug, Default)]
+pub struct LegOutcome {
+    pub problems: Vec<String>,
+    pub check: Vec<String>,
+}
 
 impl Drop for ProxyChild {
     fn drop(&mut self) {
@@ -53,7 +80,7 @@ pub fn run_proxy_leg(
     codex_context: &Path,
     scenario: &Scenario,
     run_dir: &Path,
-) -> Result<Vec<String>, String> {
+) -> Result<LegOutcome, String> {
     if run_dir.exists() {
         std::fs::remove_dir_all(run_dir)
             .map_err(|error| format!("cannot clear {}: {error}", run_dir.display()))?;
@@ -66,6 +93,7 @@ pub fn run_proxy_leg(
         .map_err(|error| format!("cannot start the mock: {error}"))?;
     let recording_dir = run_dir.join("recording");
     let (stdout_path, stderr_path) = (run_dir.join("proxy.stdout"), run_dir.join("proxy.stderr"));
+    let codex_home = run_dir.join(scenario::CODEX_HOME_DIR);
     let create = |path: &Path| {
         File::create(path).map_err(|error| format!("cannot create {}: {error}", path.display()))
     };
@@ -76,6 +104,9 @@ pub fn run_proxy_leg(
         .arg(format!("http://127.0.0.1:{}", mock.port()))
         .arg("--out")
         .arg(&recording_dir)
+        .arg("--check")
+        .arg("--codex-home")
+        .arg(&codex_home)
         .stdin(Stdio::null())
         .stdout(create(&stdout_path)?)
         .stderr(create(&stderr_path)?)
@@ -98,7 +129,7 @@ pub fn run_proxy_leg(
     })?;
     let config = real_run::config_toml(scenario, &format!("http://{address}/v1"))
         .map_err(|error| format!("cannot write config.toml: {error}"))?;
-    let config_path = run_dir.join(scenario::CODEX_HOME_DIR).join("config.toml");
+    let config_path = codex_home.join("config.toml");
     std::fs::write(&config_path, config)
         .map_err(|error| format!("cannot write {}: {error}", config_path.display()))?;
     real_run::run_real(binary, scenario, run_dir, &cwd, &mock)
@@ -117,21 +148,40 @@ pub fn run_proxy_leg(
     });
     // The live view counts tokens before it prints (loading the tokenizer takes seconds in a
     // debug build): its lines come later.
-    let live = wait_for(|| {
+    let is_exchange_line = |line: &&str| !line.starts_with("check");
+    wait_for(|| {
         let live = std::fs::read_to_string(&stdout_path).ok()?;
-        (live.lines().count() >= exchanges).then_some(live)
-    })
-    .unwrap_or_else(|| std::fs::read_to_string(&stdout_path).unwrap_or_default());
-    drop(proxy);
+        (live.lines().filter(is_exchange_line).count() >= exchanges).then_some(())
+    });
     let Some(recording) = recording else {
-        return Ok(vec![format!(
-            "the recording in {} does not show the {exchanges} exchanges the mock answered, ended",
-            recording_dir.display()
-        )]);
+        return Ok(LegOutcome {
+            problems: vec![format!(
+                "the recording in {} does not show the {exchanges} exchanges the mock answered, ended",
+                recording_dir.display()
+            )],
+            check: Vec::new(),
+        });
     };
+    let stopped = proxy.stop();
+    let live = std::fs::read_to_string(&stdout_path).unwrap_or_default();
     let mut problems = check_bytes(&mock, &recording);
+    match stopped {
+        Ok(status) if status.success() => {}
+        Ok(status) => problems.push(format!(
+            "the proxy exited with {status} after SIGTERM: {}",
+            std::fs::read_to_string(&stderr_path).unwrap_or_default()
+        )),
+        Err(problem) => problems.push(problem),
+    }
+    let check: Vec<String> = live
+        .lines()
+        .filter(|line| line.starts_with("check"))
+        .map(str::to_string)
+        .collect();
+    problems.extend(check_problems(&check));
     let responses_lines: Vec<&str> = live
         .lines()
+        .filter(is_exchange_line)
         .filter(|line| !line.contains("(not a Responses request)"))
         .collect();
     match responses_lines.get(1) {
@@ -169,7 +219,23 @@ pub fn run_proxy_leg(
             problems.push(format!("the API key appears in {name}"));
         }
     }
-    Ok(problems)
+    Ok(LegOutcome { problems, check })
+}
+
+/// What is wrong with `--check` itself, from its lines: no summary, or a request it could not
+/// check. Differences are its findings, not its failures.
+fn check_problems(check: &[String]) -> Vec<String> {
+    let mut problems: Vec<String> = check
+        .iter()
+        .filter(|line| line.contains("]: not checked: "))
+        .map(|line| format!("--check could not check a request: {line}"))
+        .collect();
+    if !check.iter().any(|line| line.starts_with("check: ")) {
+        problems.push(format!(
+            "--check printed no summary when the proxy stopped; its lines: {check:?}"
+        ));
+    }
+    problems
 }
 
 /// The `/responses` exchanges the mock saw, against the one recorded thread.
@@ -259,5 +325,30 @@ fn wait_for<T>(mut probe: impl FnMut() -> Option<T>) -> Option<T> {
             return None;
         }
         std::thread::sleep(POLL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pretty_assertions::assert_eq;
+
+    use super::check_problems;
+
+    #[test]
+    fn differences_are_findings_and_an_unchecked_request_or_no_summary_a_problem() {
+        let lines = |lines: &[&str]| lines.iter().map(ToString::to_string).collect::<Vec<_>>();
+        let differing = lines(&[
+            "check [t request 1]: 2 differences, first: request 1: tools differ",
+            "check: 1 request in 1 thread: 0 equal, 1 with differences (2 differences), 0 not checked",
+        ]);
+        assert_eq!(check_problems(&differing), Vec::<String>::new());
+        let unchecked = lines(&["check [t request 1]: not checked: no rollout of thread t"]);
+        assert_eq!(
+            check_problems(&unchecked),
+            vec![
+                "--check could not check a request: check [t request 1]: not checked: no rollout of thread t".to_string(),
+                "--check printed no summary when the proxy stopped; its lines: [\"check [t request 1]: not checked: no rollout of thread t\"]".to_string(),
+            ]
+        );
     }
 }
