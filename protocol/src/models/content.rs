@@ -3,9 +3,10 @@
 use serde::Deserialize;
 use serde::Serialize;
 
-/// One part of a message's `content` array, tagged by `type`.
+/// One part of a message's `content` array, tagged by `type`. Read tag first and written by
+/// `response_item_de`, which keeps parts of unknown types as raw JSON.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", remote = "Self")]
 pub enum ContentItem {
     InputText {
         text: String,
@@ -30,18 +31,8 @@ pub enum ContentItem {
     },
     /// A content part of a type this crate does not model, kept as raw JSON so it is written
     /// back unchanged.
-    #[serde(untagged, deserialize_with = "unknown_content_item")]
+    #[serde(skip)]
     Other(serde_json::Value),
-}
-
-fn unknown_content_item<'de, D>(deserializer: D) -> Result<serde_json::Value, D::Error>
-where
-    D: serde::Deserializer<'de>,
-{
-    super::unknown_tagged::unknown_tagged_object(
-        deserializer,
-        &["input_text", "input_image", "input_audio", "output_text"],
-    )
 }
 
 impl ContentItem {

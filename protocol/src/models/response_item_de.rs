@@ -1,8 +1,11 @@
-//! Reading and writing [`ResponseItem`]: the derived code (generated as inherent functions by
-//! `remote = "Self"`) does the typed variants; these impls read the `type` tag first and give
-//! the derived code the rest of the item to move out of, and keep unknown types as raw JSON.
+//! Reading and writing tagged enums whose derived code (generated as inherent functions by
+//! `remote = "Self"`) does the typed variants: these impls read the `type` tag first and give
+//! the derived code the rest of the object to move out of, and keep unknown types as raw JSON.
+//! [`ResponseItem`] and [`ContentItem`] are read this way: serde's own reading of a tagged enum
+//! with an untagged fallback buffers each object and copies every string out of the buffer.
 
 use std::fmt;
+use std::marker::PhantomData;
 
 use serde::Deserialize;
 use serde::Deserializer;
@@ -17,8 +20,48 @@ use serde::de::value::MapAccessDeserializer;
 use serde_json::Map;
 use serde_json::Value;
 
+use super::ContentItem;
 use super::RESPONSE_ITEM_TAGS;
 use super::ResponseItem;
+
+/// A tagged enum read tag first, with unknown tags kept as raw JSON.
+///
+/// Implementations must list in `TAGS` every tag `known` reads, `known` must read a typed
+/// variant from a map (the derived code), and `unknown` must keep the object it is given
+/// unchanged, so that it is written back byte for byte.
+trait TagFirstEnum: Sized {
+    const TAGS: &'static [&'static str];
+    const EXPECTING: &'static str;
+    fn known<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error>;
+    fn unknown(object: Value) -> Self;
+}
+
+impl TagFirstEnum for ResponseItem {
+    const TAGS: &'static [&'static str] = RESPONSE_ITEM_TAGS;
+    const EXPECTING: &'static str = "a response item: an object with a string `type`";
+
+    fn known<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        ResponseItem::deserialize(deserializer)
+    }
+
+    fn unknown(object: Value) -> Self {
+        Self::Other(object)
+    }
+}
+
+impl TagFirstEnum for ContentItem {
+    const TAGS: &'static [&'static str] =
+        &["input_text", "input_image", "input_audio", "output_text"];
+    const EXPECTING: &'static str = "a content part: an object with a string `type`";
+
+    fn known<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        ContentItem::deserialize(deserializer)
+    }
+
+    fn unknown(object: Value) -> Self {
+        Self::Other(object)
+    }
+}
 
 impl Serialize for ResponseItem {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -32,26 +75,42 @@ impl Serialize for ResponseItem {
 
 impl<'de> Deserialize<'de> for ResponseItem {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_map(ItemVisitor)
+        deserializer.deserialize_map(TagFirstVisitor(PhantomData))
     }
 }
 
-struct ItemVisitor;
+impl Serialize for ContentItem {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            // Written back unchanged.
+            Self::Other(value) => value.serialize(serializer),
+            typed => ContentItem::serialize(typed, serializer),
+        }
+    }
+}
 
-impl<'de> Visitor<'de> for ItemVisitor {
-    type Value = ResponseItem;
+impl<'de> Deserialize<'de> for ContentItem {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(TagFirstVisitor(PhantomData))
+    }
+}
+
+struct TagFirstVisitor<T>(PhantomData<T>);
+
+impl<'de, T: TagFirstEnum> Visitor<'de> for TagFirstVisitor<T> {
+    type Value = T;
 
     fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        formatter.write_str("a response item: an object with a string `type`")
+        formatter.write_str(T::EXPECTING)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ResponseItem, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
         let first: Option<String> = map.next_key()?;
         if first.as_deref() == Some("type") {
             // The common case: the tag leads, the rest is read straight into its variant.
             let tag: String = map.next_value()?;
-            if RESPONSE_ITEM_TAGS.contains(&tag.as_str()) {
-                return ResponseItem::deserialize(MapAccessDeserializer::new(TagFirst {
+            if T::TAGS.contains(&tag.as_str()) {
+                return T::known(MapAccessDeserializer::new(TagFirst {
                     tag: Some(tag),
                     rest: map,
                 }));
@@ -61,7 +120,7 @@ impl<'de> Visitor<'de> for ItemVisitor {
             while let Some((key, value)) = map.next_entry::<String, Value>()? {
                 object.insert(key, value);
             }
-            return Ok(ResponseItem::Other(Value::Object(object)));
+            return Ok(T::unknown(Value::Object(object)));
         }
         // The tag comes later: the object is read whole, then typed.
         let mut object = Map::new();
@@ -74,16 +133,16 @@ impl<'de> Visitor<'de> for ItemVisitor {
         }
         match object.get("type") {
             None => Err(de::Error::missing_field("type")),
-            Some(Value::String(tag)) if RESPONSE_ITEM_TAGS.contains(&tag.as_str()) => {
-                ResponseItem::deserialize(Value::Object(object)).map_err(de::Error::custom)
+            Some(Value::String(tag)) if T::TAGS.contains(&tag.as_str()) => {
+                T::known(Value::Object(object)).map_err(de::Error::custom)
             }
-            Some(Value::String(_)) => Ok(ResponseItem::Other(Value::Object(object))),
+            Some(Value::String(_)) => Ok(T::unknown(Value::Object(object))),
             Some(_) => Err(de::Error::custom("field `type` must be a string")),
         }
     }
 }
 
-/// A map whose `type` entry, already read, is handed out again before the rest.
+/// The map being read, with its `type` entry (already taken) handed out again first.
 struct TagFirst<A> {
     tag: Option<String>,
     rest: A,
@@ -175,6 +234,37 @@ mod tests {
         assert_eq!(
             read(r#"{"call_id":"c","type":7}"#),
             Err("field `type` must be a string at line 1 column 24".to_string())
+        );
+    }
+
+    #[test]
+    fn content_parts_read_tag_first_and_keep_unknown_types_raw() {
+        let part =
+            |text: &str| serde_json::from_str::<ContentItem>(text).map_err(|e| e.to_string());
+        assert_eq!(
+            part(r#"{"type":"input_text","text":"hi"}"#),
+            Ok(ContentItem::input_text("hi"))
+        );
+        assert_eq!(
+            part(r#"{"text":"hi","type":"input_text"}"#),
+            Ok(ContentItem::input_text("hi"))
+        );
+        let unknown = json!({"type": "input_file", "file_id": "f1"});
+        assert_eq!(
+            part(&unknown.to_string()),
+            Ok(ContentItem::Other(unknown.clone()))
+        );
+        assert_eq!(
+            serde_json::to_string(&ContentItem::Other(unknown.clone())).expect("JSON"),
+            unknown.to_string()
+        );
+        assert_eq!(
+            part(r#"{"type":"input_text"}"#),
+            Err("missing field `text` at line 1 column 21".to_string())
+        );
+        assert_eq!(
+            serde_json::to_string(&ContentItem::output_text("ok")).expect("JSON"),
+            r#"{"type":"output_text","text":"ok"}"#
         );
     }
 }
