@@ -8,10 +8,13 @@
 //!   their line number and skipped, and everything else loads. A file with no JSON line among
 //!   its first [`JSON_PROBE_LINES`] is refused as not a rollout (one error, not a warning per
 //!   line).
-//! - [`resume_rollout`] reads and reconstructs in one streaming pass that moves history out of
-//!   the parsed lines and keeps only those since the newest compaction (the resume path);
-//!   [`reconstruct`] does the same from loaded lines. Every reader shares one reading pass
-//!   (`reader::stream_file`), which can advance a progress bar by the bytes read.
+//! - [`resume_rollout`] reads and reconstructs in two passes: the first skims every line for
+//!   the few facts a resume needs of it (`skim`), the second parses only the lines from the
+//!   oldest one the rebuild reads (the newest surviving compaction's turn) and moves their
+//!   history into the session (the resume path); [`reconstruct`] does the same from loaded
+//!   lines. Every reader shares one reading pass (`reader::stream_file`), which reads a line
+//!   longer than a few megabytes as it parses it and can advance a progress bar by the bytes
+//!   read.
 //! - [`reconstruct`] rebuilds what a resumed thread starts from: model-visible history, the
 //!   reference turn context, the world-state baseline, the recorded base instructions.
 //! - [`fork`] produces the lines a forked thread starts with, whole or cut before a user message.
