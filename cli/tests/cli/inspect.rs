@@ -4,7 +4,6 @@
 
 use std::path::Path;
 use std::path::PathBuf;
-use std::process::Command;
 use std::process::Stdio;
 use std::time::Duration;
 use std::time::Instant;
@@ -15,6 +14,7 @@ use serde_json::Value;
 use crate::support::arg;
 use crate::support::assert_success;
 use crate::support::assert_user_error;
+use crate::support::headless_chromium;
 use crate::support::run;
 
 /// How long Chromium may take for one page.
@@ -112,18 +112,7 @@ fn a_missing_rollout_is_one_error_line() {
 
 /// Runs Chromium with `flags` on `page`, killing it after [`BROWSER_TIMEOUT`]; returns stdout.
 fn chromium(profile: &Path, page: &Path, flags: &[String]) -> String {
-    let browser = std::env::var("CODEX_CHROMIUM").unwrap_or_else(|_| "chromium".to_string());
-    let mut child = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-        ])
+    let mut child = headless_chromium()
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(flags)
         .arg(format!("file://{}", page.display()))

@@ -6,7 +6,6 @@ use std::io::Read as _;
 use std::io::Write as _;
 use std::net::TcpStream;
 use std::process::Child;
-use std::process::Command;
 use std::process::Stdio;
 
 use pretty_assertions::assert_eq;
@@ -18,6 +17,7 @@ use crate::proxy_support::http;
 use crate::proxy_support::mock_upstream;
 use crate::proxy_support::start_proxy;
 use crate::proxy_support::wait_for;
+use crate::support::headless_chromium;
 
 /// A request of thread `thread-ui` whose input holds `turns` user messages.
 fn request(turns: usize) -> String {
@@ -55,18 +55,9 @@ impl Drop for Browser {
 
 impl Browser {
     fn open(profile: &std::path::Path, url: &str) -> Self {
-        let browser = std::env::var("CODEX_CHROMIUM").unwrap_or_else(|_| "chromium".to_string());
         let log = profile.with_extension("log");
-        let mut child = Command::new(browser)
+        let mut child = headless_chromium()
             .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
                 "--remote-debugging-address=127.0.0.1",
                 "--remote-debugging-port=0",
             ])

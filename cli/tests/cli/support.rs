@@ -160,3 +160,21 @@ pub const PINS: [&str; 10] = [
     "--shell",
     "bash",
 ];
+
+/// Headless Chromium (`CODEX_CHROMIUM`, else `chromium`) with what the browser tests share: no
+/// sandbox, GPU, first-run page or background network traffic of its own.
+pub fn headless_chromium() -> std::process::Command {
+    let browser = std::env::var("CODEX_CHROMIUM").unwrap_or_else(|_| "chromium".to_string());
+    let mut command = std::process::Command::new(browser);
+    command.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ]);
+    command
+}
