@@ -38,6 +38,7 @@ use crate::overrides;
 use crate::overrides::CliOverride;
 use crate::overrides::ConfigFile;
 use crate::overrides::ConfigOverrides;
+use crate::projects::ActiveProject;
 use crate::skills::ADMIN_CONFIG_DIR;
 use crate::skills::ExtensionHost;
 use crate::skills::SkillsConfig;
@@ -144,6 +145,8 @@ pub struct Config {
     pub project_doc_max_bytes: usize,
     pub project_doc_fallback_filenames: Vec<String>,
     pub project_root_markers: Vec<String>,
+    /// The `[projects]` entry of the cwd (or of its git repository's root) and its trust.
+    pub active_project: ActiveProject,
     pub model_reasoning_effort: Option<ReasoningEffort>,
     pub model_reasoning_summary: Option<ReasoningSummary>,
     pub model_verbosity: Option<Verbosity>,
@@ -277,6 +280,11 @@ impl Config {
             .ok_or(ConfigError::NoWorkingDirectory)?;
         let cwd = lexically_normalized(&absolute(cwd, process_dir));
 
+        let active_project = ActiveProject::resolve(
+            merged.projects.as_ref().unwrap_or(&Default::default()),
+            &cwd,
+        );
+
         let pinned_date = merged.current_date.clone();
         if let Some(date) = &pinned_date {
             // Only the canonical spelling is accepted, so the model sees
@@ -354,12 +362,16 @@ impl Config {
                 &provider_origin,
             )?,
             personality: merged.personality,
-            sandbox_mode: merged.sandbox_mode.unwrap_or_default(),
+            sandbox_mode: merged
+                .sandbox_mode
+                .unwrap_or_else(|| active_project.default_sandbox_mode()),
             sandbox_mode_source: match merged.sandbox_mode {
                 Some(_) => SettingSource::Configured,
                 None => SettingSource::Default,
             },
-            approval_policy: merged.approval_policy.unwrap_or_default(),
+            approval_policy: merged
+                .approval_policy
+                .unwrap_or_else(|| active_project.default_approval_policy()),
             base_instructions,
             model_instructions_file: merged.model_instructions_file,
             developer_instructions: merged.developer_instructions,
@@ -376,6 +388,7 @@ impl Config {
                     vec![DEFAULT_PROJECT_ROOT_MARKER.to_string()]
                 }
             },
+            active_project,
             model_reasoning_effort: merged.model_reasoning_effort,
             model_reasoning_summary: merged.model_reasoning_summary,
             model_verbosity: merged.model_verbosity,
@@ -452,10 +465,12 @@ impl Config {
     }
 
     /// AGENTS.md discovery for this session's cwd and CODEX_HOME, with the
-    /// hierarchical guidance text when `child_agents_md` is enabled.
+    /// hierarchical guidance text when `child_agents_md` is enabled; an untrusted
+    /// project's docs are skipped.
     pub fn agents_md_request(&self, hierarchical_guidance: &str) -> AgentsMdRequest {
         AgentsMdRequest {
             options: self.project_doc_options(),
+            project_docs: self.active_project.project_docs(),
             internal_guidance: self
                 .features
                 .enabled(Feature::ChildAgentsMd)

@@ -118,13 +118,14 @@ impl FromStr for CliOverride {
         let (key, value) = raw
             .split_once('=')
             .ok_or_else(|| invalid("expected key=value"))?;
-        let path: Vec<String> = key
-            .trim()
-            .split('.')
-            .map(str::trim)
-            .map(String::from)
+        // A TOML dotted key: bare names, or quoted ones for names holding dots or slashes
+        // (`projects."/work/repo".trust_level`).
+        let path: Vec<String> = toml_edit::Key::parse(key.trim())
+            .map_err(|_| invalid("the key must be a dotted path of non-empty names"))?
+            .iter()
+            .map(|segment| segment.get().to_string())
             .collect();
-        if path.iter().any(String::is_empty) {
+        if path.is_empty() || path.iter().any(String::is_empty) {
             return Err(invalid("the key must be a dotted path of non-empty names"));
         }
         let value = value.trim();

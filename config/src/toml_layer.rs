@@ -19,9 +19,11 @@ use super::ConfigError;
 use super::ConfigOrigin;
 use super::ConfigWarning;
 use super::SkillsToml;
+use crate::agents_md::lexically_normalized;
 use crate::known_keys::KeyStatus;
 use crate::known_keys::config_key_has_children;
 use crate::known_keys::config_key_status;
+use crate::projects::ProjectToml;
 
 /// Every top-level key [`ConfigToml`] has a field for. Which keys are valid at all (upstream's
 /// too) is the table of [`config_key_status`](crate::config_key_status).
@@ -50,6 +52,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "project_doc_fallback_filenames",
     "project_doc_max_bytes",
     "project_root_markers",
+    "projects",
     "realtime",
     "sandbox_mode",
     "seed",
@@ -80,6 +83,8 @@ pub struct ConfigToml {
     pub project_doc_max_bytes: Option<usize>,
     pub project_doc_fallback_filenames: Option<Vec<String>>,
     pub project_root_markers: Option<ProjectRootMarkersToml>,
+    /// `[projects."PATH"]`: trust decisions by project path.
+    pub projects: Option<BTreeMap<String, ProjectToml>>,
     pub model_reasoning_effort: Option<ReasoningEffort>,
     pub model_reasoning_summary: Option<ReasoningSummary>,
     pub model_verbosity: Option<Verbosity>,
@@ -323,6 +328,7 @@ impl ConfigToml {
             project_doc_max_bytes,
             project_doc_fallback_filenames,
             project_root_markers,
+            projects,
             model_reasoning_effort,
             model_reasoning_summary,
             model_verbosity,
@@ -375,6 +381,19 @@ impl ConfigToml {
             project_doc_fallback_filenames: project_doc_fallback_filenames
                 .or(self.project_doc_fallback_filenames),
             project_root_markers: project_root_markers.or(self.project_root_markers),
+            projects: match (self.projects, projects) {
+                (Some(mut lower), Some(higher)) => {
+                    for (key, project) in higher {
+                        let merged = match lower.remove(&key) {
+                            Some(below) => below.overlay(project),
+                            None => project,
+                        };
+                        lower.insert(key, merged);
+                    }
+                    Some(lower)
+                }
+                (lower, higher) => higher.or(lower),
+            },
             model_reasoning_effort: model_reasoning_effort.or(self.model_reasoning_effort),
             model_reasoning_summary: model_reasoning_summary.or(self.model_reasoning_summary),
             model_verbosity: model_verbosity.or(self.model_verbosity),
@@ -424,6 +443,22 @@ impl ConfigToml {
         }
         if let Some(skills) = &mut self.skills {
             skills.resolve_paths(base);
+        }
+        if let Some(projects) = self.projects.take() {
+            // A relative project path names a folder under `base`, as other paths do.
+            self.projects = Some(
+                projects
+                    .into_iter()
+                    .map(|(key, project)| {
+                        if Path::new(&key).is_relative() {
+                            let path = lexically_normalized(&base.join(&key));
+                            (path.to_string_lossy().into_owned(), project)
+                        } else {
+                            (key, project)
+                        }
+                    })
+                    .collect(),
+            );
         }
     }
 

@@ -315,6 +315,7 @@ async fn concatenates_root_and_cwd_docs() {
             ],
             internal_guidance: None,
             primary_cwd: Some(nested.clone()),
+            project_docs_policy: codex_config::ProjectDocsPolicy::Discover,
             warnings: Vec::new(),
         }
     );

@@ -94,7 +94,7 @@ fn intermediate_tables_are_known_and_other_names_are_not() {
     assert_eq!(config_key_status(&["projects", "/repo"]), KeyStatus::Table);
     assert_eq!(
         config_key_status(&["projects", "/repo", "trust_level"]),
-        KeyStatus::Listed(KeyUse::Ignored)
+        KeyStatus::Listed(KeyUse::Read)
     );
     assert_eq!(
         config_key_status(&["model_providers", "mock", "base_url"]),

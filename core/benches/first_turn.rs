@@ -100,6 +100,7 @@ fn full_turn() -> TurnContext {
         ],
         internal_guidance: None,
         primary_cwd: Some(PathBuf::from(CWD)),
+        project_docs_policy: codex_config::ProjectDocsPolicy::Discover,
         warnings: Vec::new(),
     });
     turn

@@ -40,6 +40,7 @@ fn turn() -> TurnContext {
         }],
         internal_guidance: None,
         primary_cwd: Some("/work/project".into()),
+        project_docs_policy: codex_config::ProjectDocsPolicy::Discover,
         warnings: vec![AgentsMdWarning::Truncated {
             path: "/work/project/AGENTS.md".into(),
             kept_bytes: 7,

@@ -241,6 +241,7 @@ impl SettingsLayer {
                 table.keys().map(String::as_str).collect()
             }
             ("features", [name], _) => vec![name.as_str()],
+            ("projects", _, _) => Vec::new(),
             (_, [], _) => Vec::new(),
             (_, _, _) => return Err(invalid(format!("`{key}` has no sub-keys"))),
         };
@@ -277,6 +278,10 @@ impl SettingsLayer {
             entry.value =
                 toml::Value::try_from(&skills).map_err(|error| invalid(error.to_string()))?;
         }
+        if key == "projects" {
+            // Project paths resolve against the script's folder, like the path keys.
+            resolve_project_keys(&mut entry, base_dir).map_err(invalid)?;
+        }
         if key == "current_date"
             && let Some(date) = entry.value.as_str()
             && date
@@ -292,7 +297,7 @@ impl SettingsLayer {
         }
         // The value must fit the key's type: read it as a one-key config layer.
         let mut nested = entry.value.clone();
-        for segment in rest.iter().rev() {
+        for segment in entry.path.iter().skip(1).rev() {
             nested = toml::Value::Table(toml::Table::from_iter([(segment.clone(), nested)]));
         }
         let layer = toml::Value::Table(toml::Table::from_iter([(key, nested)]))
@@ -306,6 +311,49 @@ impl SettingsLayer {
         self.overrides.push(entry);
         Ok(())
     }
+}
+
+/// Makes the relative project paths of a `projects` entry (the whole table, or one project's
+/// table as `projects.PATH`) absolute against `base_dir`.
+fn resolve_project_keys(entry: &mut CliOverride, base_dir: &Path) -> Result<(), String> {
+    let absolute = |key: &str| -> String {
+        if Path::new(key).is_relative() {
+            normalized(&base_dir.join(key)).display().to_string()
+        } else {
+            key.to_string()
+        }
+    };
+    match entry.path.as_mut_slice() {
+        [_] => {
+            let toml::Value::Table(projects) = &entry.value else {
+                return Err("must be a table of project paths".to_string());
+            };
+            entry.value = toml::Value::Table(
+                projects
+                    .iter()
+                    .map(|(key, project)| (absolute(key), project.clone()))
+                    .collect(),
+            );
+        }
+        [_, project, ..] => *project = absolute(project),
+        [] => {}
+    }
+    Ok(())
+}
+
+/// `path` without `.` and `..` components (symlinks kept).
+fn normalized(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 fn cwd_override(dir: &Path) -> CliOverride {

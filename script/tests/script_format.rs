@@ -8,6 +8,7 @@ use std::path::Path;
 use codex_config::ConfigEnv;
 use codex_config::ExtensionHost;
 use codex_config::SkillToml;
+use codex_protocol::TrustLevel;
 use codex_script::AssistantReply;
 use codex_script::CodexHome;
 use codex_script::Script;
@@ -337,5 +338,59 @@ fn script_skill_paths_resolve_against_the_script_folder() {
     assert!(
         error.to_string().contains("script.json: session.skills"),
         "{error}"
+    );
+}
+
+#[test]
+fn script_project_paths_resolve_against_the_script_folder() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(folder.path().join("repo")).unwrap();
+    let session = json!({"cwd": "repo", "projects": {"./repo": {"trust_level": "trusted"}}});
+    let session = SettingsLayer::from_json(
+        "script.json: session",
+        session.as_object().unwrap(),
+        folder.path(),
+    )
+    .unwrap();
+    let env = ConfigEnv {
+        codex_home: None,
+        home_dir: None,
+        current_dir: Some(folder.path().to_path_buf()),
+        shell: Some("bash".to_string()),
+        tz: None,
+        system_timezone: Some("UTC".to_string()),
+        now: "2026-11-30T07:00:00Z".parse().unwrap(),
+    };
+    let trust = |layers: &[&SettingsLayer]| {
+        load_script_config(
+            layers,
+            &CodexHome::Isolated,
+            ExtensionHost::Library,
+            &env,
+            "script.json",
+        )
+        .unwrap()
+        .active_project
+        .trust_level
+    };
+    assert_eq!(trust(&[&session]), Some(TrustLevel::Trusted));
+    // A later `--set` of one project's trust wins over the session's.
+    let set = SettingsLayer::from_assignments(
+        "--set",
+        &["projects.\"repo\".trust_level=untrusted".to_string()],
+        folder.path(),
+    )
+    .unwrap();
+    assert_eq!(trust(&[&session, &set]), Some(TrustLevel::Untrusted));
+    let rejected = SettingsLayer::from_assignments(
+        "--set",
+        &["projects.repo.trust_level=maybe".to_string()],
+        folder.path(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        rejected.contains("expected `trusted` or `untrusted`"),
+        "{rejected}"
     );
 }

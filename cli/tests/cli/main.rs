@@ -21,6 +21,7 @@ mod models_refresh;
 mod network_timeouts;
 mod not_a_rollout;
 mod output_safety;
+mod project_trust;
 mod proxy;
 mod proxy_check;
 mod proxy_support;

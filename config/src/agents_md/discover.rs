@@ -22,6 +22,7 @@ use super::LOCAL_AGENTS_MD_FILENAME;
 use super::MAX_CONCURRENT_ANCESTOR_PROBES;
 use super::ProjectDoc;
 use super::ProjectDocOptions;
+use crate::projects::ProjectDocsPolicy;
 
 /// Runs the whole discovery: global instructions, then each environment's
 /// project docs. A failing environment becomes a warning and contributes nothing,
@@ -40,12 +41,18 @@ pub async fn discover_agents_md(
             .internal_guidance
             .clone()
             .filter(|guidance| !guidance.trim().is_empty()),
+        project_docs_policy: request.project_docs,
         ..AgentsMdDiscovery::default()
     };
     if let Some(codex_home) = &request.codex_home {
         discovery.global = load_global_instructions(codex_home, &fs, &mut discovery.warnings).await;
     }
-    for environment in &request.environments {
+    let environments = match request.project_docs {
+        ProjectDocsPolicy::Discover => request.environments.as_slice(),
+        // Upstream returns the user-level instructions alone for an untrusted project.
+        ProjectDocsPolicy::SkipUntrustedProject => &[],
+    };
+    for environment in environments {
         match read_project_docs(environment, &request.options, &fs, &mut discovery.warnings).await {
             Ok(docs) => discovery.project_docs.extend(docs),
             Err(error) => {

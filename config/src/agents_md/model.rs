@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use super::AGENTS_MD_SEPARATOR;
 use super::DEFAULT_PROJECT_DOC_MAX_BYTES;
 use super::DEFAULT_PROJECT_ROOT_MARKER;
+use crate::projects::ProjectDocsPolicy;
 
 /// Settings that shape the project part of discovery (config keys
 /// `project_doc_max_bytes`, `project_doc_fallback_filenames`,
@@ -68,6 +69,8 @@ pub struct AgentsMdRequest {
     /// Environments in the order their docs are emitted.
     pub environments: Vec<AgentsMdEnvironment>,
     pub options: ProjectDocOptions,
+    /// Whether the environments' project docs are read at all (not for an untrusted project).
+    pub project_docs: ProjectDocsPolicy,
     /// Text appended after every doc (the hierarchical-agents guidance when that
     /// feature is on). Blank text is ignored. Never reported as a source.
     pub internal_guidance: Option<String>,
@@ -80,6 +83,7 @@ impl AgentsMdRequest {
             codex_home,
             environments: vec![AgentsMdEnvironment::primary(cwd)],
             options: ProjectDocOptions::default(),
+            project_docs: ProjectDocsPolicy::Discover,
             internal_guidance: None,
         }
     }
@@ -227,6 +231,9 @@ pub struct AgentsMdDiscovery {
     pub internal_guidance: Option<String>,
     /// The primary environment's cwd (the legacy header directory).
     pub primary_cwd: Option<PathBuf>,
+    /// Whether project docs were looked for ([`ProjectDocsPolicy::SkipUntrustedProject`]:
+    /// the project is untrusted, so `project_docs` is empty).
+    pub project_docs_policy: ProjectDocsPolicy,
     pub warnings: Vec<AgentsMdWarning>,
 }
 

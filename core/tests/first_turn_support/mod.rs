@@ -153,6 +153,7 @@ pub fn three_level_agents_md() -> AgentsMdDiscovery {
         ],
         internal_guidance: None,
         primary_cwd: Some(PathBuf::from(NESTED_CWD)),
+        project_docs_policy: codex_config::ProjectDocsPolicy::Discover,
         warnings: vec![AgentsMdWarning::Truncated {
             path: PathBuf::from("/work/project/crates/core/AGENTS.md"),
             kept_bytes: 22,

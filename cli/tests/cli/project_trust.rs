@@ -1,0 +1,79 @@
+//! Project trust (`[projects."PATH"] trust_level`) on the first request: an untrusted project's
+//! AGENTS.md is left out, the global instructions stay, and the trust defaults reach the
+//! permissions text.
+
+use pretty_assertions::assert_eq;
+use serde_json::Value;
+
+use crate::support::PINS;
+use crate::support::arg;
+use crate::support::run;
+use crate::support::write;
+
+/// Every message of the first request's input, one `role: text` block per content entry.
+fn messages(body: &Value) -> String {
+    body["input"]
+        .as_array()
+        .expect("input")
+        .iter()
+        .filter(|item| item["type"] == "message")
+        .flat_map(|item| {
+            let role = item["role"].as_str().unwrap_or_default().to_string();
+            item["content"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(move |content| {
+                    format!("{role}: {}", content["text"].as_str().unwrap_or_default())
+                })
+        })
+        .collect::<Vec<_>>()
+        .join("\n---\n")
+}
+
+#[test]
+fn an_untrusted_project_sends_only_the_global_instructions() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join(".git")).expect("project");
+    write(&home, "AGENTS.md", "global instructions\n");
+    write(&project, "AGENTS.md", "project instructions\n");
+    write(
+        &home,
+        "config.toml",
+        &format!(
+            "[projects.\"{}\"]\ntrust_level = \"untrusted\"\n",
+            project.display()
+        ),
+    );
+    let mut args = vec![
+        "request",
+        "--codex-home",
+        arg(&home),
+        "--cwd",
+        arg(&project),
+        "--model",
+        "gpt-5.5",
+        "--message",
+        "hello",
+    ];
+    args.extend_from_slice(&PINS);
+    let run = run(&args);
+    assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""), "{run:?}");
+    let body: Value = serde_json::from_str(&run.stdout).expect("JSON body");
+    let text = messages(&body).replace(&dir.path().display().to_string(), "<TMP>");
+    assert!(!text.contains("project instructions"), "{text}");
+    insta::assert_snapshot!(text);
+
+    // Trusted through `-c`, the same project's instructions are back.
+    let trusted = format!("projects.\"{}\".trust_level=trusted", project.display());
+    args.extend_from_slice(&["-c", &trusted]);
+    let run = crate::support::run(&args);
+    assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""), "{run:?}");
+    assert!(
+        run.stdout.contains("project instructions"),
+        "{}",
+        run.stdout
+    );
+}
