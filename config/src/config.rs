@@ -164,6 +164,8 @@ pub struct Config {
     pub shell: String,
     pub seed: Option<u64>,
     pub collaboration_mode: ModeKind,
+    /// `collaboration_mode_instructions`: the mode's developer instructions, when set.
+    pub collaboration_mode_instructions: Option<String>,
     pub realtime: bool,
     /// Seconds the clock must advance between current-time reminders; `None`: no reminders
     /// unless a turn asks for one.
@@ -400,6 +402,7 @@ impl Config {
             shell: env.resolve_shell(merged.shell),
             seed: merged.seed,
             collaboration_mode: merged.collaboration_mode.unwrap_or_default(),
+            collaboration_mode_instructions: merged.collaboration_mode_instructions,
             realtime: merged.realtime.unwrap_or(false),
             current_time_reminder_interval: merged.current_time_reminder_interval,
             skills: SkillsConfig::installed(merged.skills, flags.extension_host),

@@ -33,6 +33,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "base_instructions",
     "codex_version",
     "collaboration_mode",
+    "collaboration_mode_instructions",
     "current_time_reminder_interval",
     "current_date",
     "cwd",
@@ -101,6 +102,9 @@ pub struct ConfigToml {
     pub seed: Option<u64>,
     pub cwd: Option<PathBuf>,
     pub collaboration_mode: Option<ModeKind>,
+    /// The developer instructions the collaboration mode carries, in place of this project's
+    /// text for the mode (upstream's clients send them with the mode); empty sends none.
+    pub collaboration_mode_instructions: Option<String>,
     /// This project's switch; upstream's `[realtime]` table (websocket session settings) is
     /// accepted as "not set".
     #[serde(deserialize_with = "realtime_switch")]
@@ -340,6 +344,7 @@ impl ConfigToml {
             seed,
             cwd,
             collaboration_mode,
+            collaboration_mode_instructions,
             realtime,
             current_time_reminder_interval,
             skills,
@@ -406,6 +411,8 @@ impl ConfigToml {
             seed: seed.or(self.seed),
             cwd: cwd.or(self.cwd),
             collaboration_mode: collaboration_mode.or(self.collaboration_mode),
+            collaboration_mode_instructions: collaboration_mode_instructions
+                .or(self.collaboration_mode_instructions),
             realtime: realtime.or(self.realtime),
             current_time_reminder_interval: current_time_reminder_interval
                 .or(self.current_time_reminder_interval),

@@ -87,6 +87,7 @@ fn defaults_apply_without_a_config_file() {
             shell: "bash".to_string(),
             seed: None,
             collaboration_mode: ModeKind::Default,
+            collaboration_mode_instructions: None,
             realtime: false,
             current_time_reminder_interval: None,
             skills: None,
@@ -125,6 +126,7 @@ shell = "zsh"
 seed = 42
 cwd = "/work/project"
 collaboration_mode = "plan"
+collaboration_mode_instructions = "Plan in three steps."
 realtime = true
 current_time_reminder_interval = 3600
 
@@ -184,6 +186,7 @@ child_agents_md = true
             shell: "zsh".to_string(),
             seed: Some(42),
             collaboration_mode: ModeKind::Plan,
+            collaboration_mode_instructions: Some("Plan in three steps.".to_string()),
             realtime: true,
             current_time_reminder_interval: Some(3600),
             skills: Some(SkillsConfig {
@@ -230,6 +233,7 @@ fn known_keys_are_exactly_the_config_toml_fields() {
         seed: Some(1),
         cwd: Some("/".into()),
         collaboration_mode: Some(ModeKind::Default),
+        collaboration_mode_instructions: Some(String::new()),
         realtime: Some(false),
         current_time_reminder_interval: Some(1),
         skills: Some(SkillsToml::default()),
@@ -260,10 +264,15 @@ fn cli_overrides_beat_the_file_and_flags_beat_cli_overrides() {
                 "sandbox_mode=danger-full-access",
                 "sandbox_mode=workspace-write",
                 "features.token_budget=true",
+                "collaboration_mode_instructions=Rolled back.",
             ],
         )
         .unwrap();
     assert_eq!(config.model.as_deref(), Some("from-flag"));
+    assert_eq!(
+        config.collaboration_mode_instructions.as_deref(),
+        Some("Rolled back.")
+    );
     assert_eq!(config.sandbox_mode, SandboxMode::WorkspaceWrite);
     assert_eq!(config.personality, Some(Personality::Friendly));
     let mut features = Features::default();

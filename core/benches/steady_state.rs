@@ -194,7 +194,7 @@ impl Bench {
     /// Back to the nominal history without freeing it (dropping a large history between
     /// measured turns disturbs the allocator more than the turn itself costs).
     fn roll_back(&mut self) {
-        self.session.rollback(self.played).unwrap();
+        self.session.rollback(self.played, None, None).unwrap();
         self.played = 0;
         self.warm_up();
     }

@@ -179,6 +179,7 @@ pub use context_manager::ABORTED_OUTPUT;
 pub use context_manager::ContextManager;
 pub use context_manager::RollbackOutcome;
 pub use context_manager::WorldStateUpdate;
+pub use context_manager::estimated_tokens;
 pub use context_manager::is_api_item;
 
 // The session: history, steady-state context updates, compaction, rollout lines.
@@ -188,6 +189,7 @@ pub use session::HistoryMode;
 pub use session::MetaWriter;
 pub use session::NewThreadMeta;
 pub use session::ResumedSession;
+pub use session::Rollback;
 pub use session::RolloutSink;
 pub use session::RolloutSinkError;
 pub use session::Session;

@@ -167,7 +167,7 @@ fn rollback_trims_the_turn_with_its_context_updates_and_restores_the_baseline() 
     let ids = seeded_ids();
     let (mut session, second, first_input, second_input) = rolled_back_scenario();
     let reference_before_turn_2 = session.history().len();
-    let outcome = session.rollback(1).unwrap();
+    let outcome = session.rollback(1, None, None).unwrap().outcome;
     assert_eq!(
         outcome,
         RollbackOutcome {
@@ -213,7 +213,7 @@ fn rollback_trims_the_turn_with_its_context_updates_and_restores_the_baseline() 
 fn rolling_back_the_first_turn_forces_full_context_again() {
     let ids = seeded_ids();
     let (mut session, second, _, _) = rolled_back_scenario();
-    let outcome = session.rollback(5).unwrap();
+    let outcome = session.rollback(5, None, None).unwrap().outcome;
     assert_eq!(outcome.dropped_user_turns, 2);
     assert!(session.history().is_empty());
     assert_eq!(session.reference_context_item(), None);

@@ -223,7 +223,7 @@ fn project_session() -> (LoadedRollout, Vec<Vec<ResponseItem>>) {
         .unwrap();
     let third = next_turn_context(&second, &ids);
     inputs.push(play_turn(&mut session, &third, "thanks", "You're welcome."));
-    session.rollback(1).unwrap();
+    session.rollback(1, None, None).unwrap();
     let fourth = next_turn_context(&third, &ids);
     inputs.push(play_turn(&mut session, &fourth, "bye", "Bye."));
 

@@ -1,11 +1,12 @@
 //! The script file: `{"session": {CONFIG}, "turns": [TURN, …]}` where a turn is
-//! `{"set": {CONFIG}, "user": "text", "assistant": "reply", "compact": "summary", "resume": true}`
-//! and CONFIG holds config.toml keys. `set` may also be an array of CONFIG objects (several
+//! `{"set": {CONFIG}, "user": "text", "assistant": "reply", "compact": "summary", "resume": true,
+//! "rollback": N}` and CONFIG holds config.toml keys. `set` may also be an array of CONFIG objects (several
 //! settings operations in a row), and `resume` a CONFIG object (the settings the restarted
 //! process runs with). Keys are checked strictly: an unknown one is an error that names it and
 //! where it is (`script.json: turns[2]: unknown key "asistant"`). A turn may also carry events
 //! (`shell`, `tool_calls`, `interrupt`, …): see [`TurnEvents`].
 
+use std::num::NonZeroUsize;
 use std::path::Path;
 use std::path::PathBuf;
 
@@ -20,7 +21,7 @@ use super::TurnEvents;
 /// Keys of the script object.
 pub const SCRIPT_KEYS: &[&str] = &["session", "turns"];
 /// Keys of one turn object besides its events ([`EVENT_KEYS`]).
-pub const TURN_KEYS: &[&str] = &["set", "user", "assistant", "compact", "resume"];
+pub const TURN_KEYS: &[&str] = &["set", "user", "assistant", "compact", "resume", "rollback"];
 
 /// A parsed script.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,6 +53,9 @@ pub struct TurnScript {
     pub compact: Option<String>,
     /// Whether the session is rebuilt from its rollout before the turn (`resume`).
     pub continuity: SessionContinuity,
+    /// Drop the newest N user turns before the turn (`rollback`): after a `resume`, before
+    /// the `set` operations.
+    pub rollback: Option<NonZeroUsize>,
     /// What else happens around the turn (shell commands, reminders, tool calls, …).
     pub events: TurnEvents,
 }
@@ -92,6 +96,7 @@ impl TurnScript {
             assistant: AssistantReply::Absent,
             compact: None,
             continuity: SessionContinuity::Continue,
+            rollback: None,
             events: TurnEvents::default(),
         }
     }
@@ -158,6 +163,12 @@ impl Script {
             .enumerate()
             .map(|(index, turn)| parse_turn(turn, &format!("{name}: turns[{index}]"), base_dir))
             .collect::<Result<Vec<_>, _>>()?;
+        if turns.first().is_some_and(|turn| turn.rollback.is_some()) {
+            return Err(ScriptError::invalid(
+                format!("{name}: turns[0].rollback"),
+                "the thread has run no turn to roll back",
+            ));
+        }
         Ok(Script {
             name: name.to_string(),
             base_dir: base_dir.to_path_buf(),
@@ -227,12 +238,28 @@ fn parse_turn(turn: &Value, location: &str, base_dir: &Path) -> Result<TurnScrip
             ));
         }
     };
+    let rollback = match turn.get("rollback") {
+        None => None,
+        Some(value) => Some(
+            value
+                .as_u64()
+                .and_then(|turns| usize::try_from(turns).ok())
+                .and_then(NonZeroUsize::new)
+                .ok_or_else(|| {
+                    ScriptError::invalid(
+                        format!("{location}.rollback"),
+                        "must be a positive number of user turns",
+                    )
+                })?,
+        ),
+    };
     Ok(TurnScript {
         set,
         user,
         assistant: text("assistant")?.map_or(AssistantReply::Absent, AssistantReply::Scripted),
         compact: text("compact")?,
         continuity,
+        rollback,
         events: TurnEvents::parse(turn, location)?,
     })
 }

@@ -61,8 +61,8 @@ pub fn run_script(
 /// settings), as upstream creates a thread from configuration: a first turn's `set` is then
 /// applied as an operation on the new thread, so the thread keeps the instructions of the model
 /// it was created with. Before each turn, the settings of a `resume` object apply first (the
-/// restarted process's configuration), then each `set` operation in order; turn `i` runs under
-/// `session` and everything turns `0..=i` set.
+/// restarted process's configuration), then its `rollback` drops user turns, then each `set`
+/// operation applies in order; turn `i` runs under `session` and everything turns `0..=i` set.
 pub fn play_script(
     script: &Script,
     env: &SessionEnvironment,
@@ -117,6 +117,9 @@ pub fn play_script(
                 session
             }
         };
+        if let Some(turns) = turn.rollback {
+            session = session.rollback(&config, turns.get())?;
+        }
         for operation in &turn.set {
             layers.push(operation);
             config = load_config(

@@ -83,8 +83,8 @@ fn resuming_at_any_turn_matches_the_straight_run() {
     }
 }
 
-/// Each request extends the one before it (plus the reply) unless history was compacted in
-/// between; instructions never change, tools only with the model.
+/// Each request extends the one before it (plus the reply) unless history was compacted or
+/// rolled back in between; instructions never change, tools only with the model.
 #[test]
 fn requests_keep_their_prefix() {
     for name in EXAMPLES {
@@ -101,7 +101,8 @@ fn requests_keep_their_prefix() {
             if after.model == before.model {
                 assert_eq!(after.tools, before.tools, "{name} turn {}", turn + 1);
             }
-            if script.turns[turn + 1].compact.is_none() {
+            let next = &script.turns[turn + 1];
+            if next.compact.is_none() && next.rollback.is_none() {
                 assert_eq!(
                     after.input[..before.input.len()],
                     before.input[..],
@@ -122,7 +123,7 @@ fn unchanged_turns_add_only_the_conversation() {
         let script = example(name);
         let run = run(&script, ContextMode::Diffs);
         for (index, turn) in script.turns.iter().enumerate().skip(1) {
-            if !turn.set.is_empty() || turn.compact.is_some() {
+            if !turn.set.is_empty() || turn.compact.is_some() || turn.rollback.is_some() {
                 continue;
             }
             let before = &run.requests[index - 1].body.input;
@@ -272,4 +273,53 @@ fn a_temporary_file_copy_replays_as_the_in_memory_one() {
             );
         }
     }
+}
+
+/// A `rollback` turn's request is the request of the turn it replaces, up to the user's
+/// message: the dropped turns' context updates come back, diffed against what the turns left
+/// had told the model.
+#[test]
+fn a_rollback_replays_the_context_updates_of_the_dropped_turn() {
+    let script = example("rollback");
+    let run = run(&script, ContextMode::Diffs);
+    let (dropped, follow_up) = (&run.requests[1].body.input, &run.requests[2].body.input);
+    assert!(script.turns[2].rollback.is_some());
+    assert_eq!(dropped.len(), follow_up.len());
+    assert_eq!(
+        dropped[..dropped.len() - 1]
+            .iter()
+            .map(|item| serde_json::to_value(item).unwrap()["content"].clone())
+            .collect::<Vec<_>>(),
+        follow_up[..follow_up.len() - 1]
+            .iter()
+            .map(|item| serde_json::to_value(item).unwrap()["content"].clone())
+            .collect::<Vec<_>>()
+    );
+    let types: Vec<String> = run
+        .rollout
+        .iter()
+        .filter_map(|line| match &line.item {
+            RolloutItem::Other { payload, .. } => payload["type"].as_str().map(str::to_string),
+            RolloutItem::SessionMeta(_)
+            | RolloutItem::ResponseItem(_)
+            | RolloutItem::TurnContext(_)
+            | RolloutItem::WorldState(_)
+            | RolloutItem::Compacted(_) => None,
+        })
+        .filter(|kind| kind == "thread_rolled_back" || kind == "token_count")
+        .collect();
+    // Each rollback recounts the usage, then records itself.
+    assert_eq!(
+        types
+            .windows(2)
+            .filter(|pair| pair[1] == "thread_rolled_back")
+            .count(),
+        2
+    );
+    assert!(
+        types
+            .windows(2)
+            .filter(|pair| pair[1] == "thread_rolled_back")
+            .all(|pair| pair[0] == "token_count")
+    );
 }

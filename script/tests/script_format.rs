@@ -140,7 +140,7 @@ fn unknown_keys_are_named_with_their_place() {
     assert_eq!(
         error(r#"{"turns": [{"user": "a"}, {"user": "b"}, {"user": "c", "asistant": "d"}]}"#),
         "script.json: turns[2]: unknown key \"asistant\" (expected one of: set, user, \
-         assistant, compact, resume, time_reminder, shell, interrupt, hook_context, \
+         assistant, compact, resume, rollback, time_reminder, shell, interrupt, hook_context, \
          additional_context, subagent_status, network_rule, approve_prefix, tool_calls)"
     );
     assert_eq!(
@@ -167,6 +167,14 @@ fn bad_values_are_named_with_their_place() {
                 "script.json: session.cwd: directory {} does not exist",
                 missing.display()
             ),
+        ),
+        (
+            r#"{"turns": [{"user": "a"}, {"user": "b", "rollback": 0}]}"#.to_string(),
+            "script.json: turns[1].rollback: must be a positive number of user turns".to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a", "rollback": 1}]}"#.to_string(),
+            "script.json: turns[0].rollback: the thread has run no turn to roll back".to_string(),
         ),
         (
             r#"{"turns": [{"user": "a", "set": {"personality": "grumpy"}}]}"#.to_string(),

@@ -95,7 +95,7 @@ fn resending_full_context_differs_from_diffs_only_in_the_context_blocks() {
             // What this turn added: the previous reply, a full context block, the user's
             // message. The block is what a thread without a baseline sends, which is also what
             // the diff run sends right after a compaction at this turn.
-            if script.turns[index].compact.is_some() {
+            if script.turns[index].compact.is_some() || script.turns[index].rollback.is_some() {
                 continue;
             }
             let previous_len = full.requests[index - 1].body.input.len();

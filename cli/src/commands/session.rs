@@ -274,11 +274,14 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
             .then(&SettingsLayer::release("--codex-version", release));
     }
     let script_catalog = script.session.path("model_catalog");
-    // A `resume` turn rebuilds the session from the lines written so far: they wait in a
-    // temporary file, never in memory.
-    let read_back = match script.turns.iter().any(|turn| match turn.continuity {
-        SessionContinuity::Continue => false,
-        SessionContinuity::ResumeFromRollout { .. } => true,
+    // A `resume` or `rollback` turn rebuilds the session from the lines written so far: they
+    // wait in a temporary file, never in memory.
+    let read_back = match script.turns.iter().any(|turn| {
+        turn.rollback.is_some()
+            || match turn.continuity {
+                SessionContinuity::Continue => false,
+                SessionContinuity::ResumeFromRollout { .. } => true,
+            }
     }) {
         true => ReadBack::TemporaryFile,
         false => ReadBack::Never,

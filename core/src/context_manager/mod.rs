@@ -5,11 +5,13 @@
 //! turn inspects only the items appended since the previous one. [`merge_contextual_fragments`]
 //! turns a diff's fragments into history messages.
 
+mod estimate;
 mod history;
 mod normalize;
 mod rollback;
 mod updates;
 
+pub use estimate::estimated_tokens;
 pub use history::ContextManager;
 pub use history::WorldStateUpdate;
 pub use history::is_api_item;

@@ -54,6 +54,7 @@ pub use meta::MetaWriter;
 pub use meta::NewThreadMeta;
 pub use meta::THREAD_SOURCE_USER;
 pub use meta::new_thread_meta;
+pub use rewrites::Rollback;
 pub use sink::RolloutSink;
 pub use sink::RolloutSinkError;
 pub use turn_context_item::turn_context_item;

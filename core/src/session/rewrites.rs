@@ -10,6 +10,7 @@ use codex_protocol::ResponseItem;
 use codex_protocol::RolloutItem;
 use codex_protocol::TurnContextItem;
 use codex_protocol::rollout::CompactionWindowId;
+use codex_protocol::rollout::TokenUsageInfo;
 use codex_release::CompactionRecord;
 use codex_rollout::RetainedMessage;
 use codex_rollout::resume_metadata;
@@ -59,6 +60,14 @@ fn item_text(item: &ResponseItem) -> String {
         | ResponseItem::AdditionalTools { .. }
         | ResponseItem::Other(_) => String::new(),
     }
+}
+
+/// What a thread rollback did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rollback {
+    pub outcome: RollbackOutcome,
+    /// The thread's token usage after it (what the `token_count` event recorded).
+    pub token_usage: Option<TokenUsageInfo>,
 }
 
 /// The context window a mid-turn compaction opens (upstream: `advance_auto_compact_window`).
@@ -235,15 +244,26 @@ impl<S: RolloutSink> Session<S> {
         ))
     }
 
-    /// Drops the newest `turns` user turns with the context updates recorded before them and
-    /// writes a `thread_rolled_back` event. The reference and baseline go back to what they
-    /// were before the oldest dropped turn when that is known; otherwise both are cleared and
-    /// the next turn injects full context.
-    pub fn rollback(&mut self, turns: usize) -> Result<RollbackOutcome, SessionError> {
-        let outcome = self.history.drop_last_n_user_turns(turns);
-        if outcome.dropped_user_turns == 0 {
-            return Ok(outcome);
+    /// Thread rollback (upstream: `thread_rollback`): drops the newest `turns` user turns with
+    /// the context updates recorded before them, then writes a `token_count` event with the
+    /// thread's usage recounted for what history now holds (`usage` is the thread's usage so
+    /// far, `model_context_window` the current model's window) and a `thread_rolled_back` event
+    /// recording `turns` as asked. The reference and baseline go back to what they were before
+    /// the oldest dropped turn when that is known; otherwise both are cleared and the next turn
+    /// injects full context. Rolling back zero turns changes and writes nothing.
+    pub fn rollback(
+        &mut self,
+        turns: usize,
+        usage: Option<&TokenUsageInfo>,
+        model_context_window: Option<i64>,
+    ) -> Result<Rollback, SessionError> {
+        if turns == 0 {
+            return Ok(Rollback {
+                outcome: RollbackOutcome::default(),
+                token_usage: usage.cloned(),
+            });
         }
+        let outcome = self.history.drop_last_n_user_turns(turns);
         let restorable = self.turn_checkpoints.len() >= outcome.dropped_user_turns;
         let restored = restorable
             .then(|| {
@@ -251,19 +271,26 @@ impl<S: RolloutSink> Session<S> {
                 self.turn_checkpoints.drain(keep..).next()
             })
             .flatten();
-        match restored {
-            Some(checkpoint) if !outcome.removed_initial_context => {
+        match (outcome.dropped_user_turns, restored) {
+            (0, _) => {}
+            (_, Some(checkpoint)) if !outcome.removed_initial_context => {
                 self.reference_context_item = checkpoint.reference_context_item;
                 self.history.set_world_state_baseline(
                     checkpoint.world_state_baseline.map(Arc::unwrap_or_clone),
                 );
             }
-            Some(_) | None => {
+            (_, Some(_) | None) => {
                 self.turn_checkpoints.clear();
                 self.reference_context_item = None;
             }
         }
-        self.persist_event(events::thread_rolled_back(outcome.dropped_user_turns))?;
-        Ok(outcome)
+        let estimate = self.history.estimated_tokens(&self.base_instructions.text);
+        let token_usage = TokenUsageInfo::after_rewrite(usage, estimate, model_context_window);
+        self.record_token_count(Some(&token_usage))?;
+        self.persist_event(events::thread_rolled_back(turns))?;
+        Ok(Rollback {
+            outcome,
+            token_usage: Some(token_usage),
+        })
     }
 }

@@ -139,10 +139,12 @@ impl TurnContext {
             settings: CollaborationModeSettings {
                 model: turn.model.slug.clone(),
                 reasoning_effort: config.model_reasoning_effort.clone(),
-                developer_instructions: mode_developer_instructions(
-                    config.collaboration_mode,
-                    sources.templates,
-                ),
+                developer_instructions: match &config.collaboration_mode_instructions {
+                    Some(text) => Some(text.clone()),
+                    None => {
+                        mode_developer_instructions(config.collaboration_mode, sources.templates)
+                    }
+                },
             },
         };
         turn.features = config.features.clone();

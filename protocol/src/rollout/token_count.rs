@@ -70,6 +70,27 @@ impl TokenUsageInfo {
             model_context_window,
         }
     }
+
+    /// The info once history was rewritten (a rollback): the total stays, the last usage is
+    /// only the estimated size of what history now holds (upstream: `recompute_token_usage`).
+    /// `model_context_window` replaces the previous one when known.
+    pub fn after_rewrite(
+        previous: Option<&TokenUsageInfo>,
+        estimated_tokens: i64,
+        model_context_window: Option<i64>,
+    ) -> TokenUsageInfo {
+        TokenUsageInfo {
+            total_token_usage: previous
+                .map(|info| info.total_token_usage)
+                .unwrap_or_default(),
+            last_token_usage: TokenUsage {
+                total_tokens: estimated_tokens.max(0),
+                ..TokenUsage::default()
+            },
+            model_context_window: model_context_window
+                .or_else(|| previous.and_then(|info| info.model_context_window)),
+        }
+    }
 }
 
 /// The payload of a `token_count` `event_msg` line:

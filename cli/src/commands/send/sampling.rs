@@ -22,6 +22,7 @@ use codex_core::ToolSpec;
 use codex_core::TurnContext;
 use codex_core::build_compaction_request;
 use codex_core::build_turn_request;
+use codex_core::estimated_tokens;
 use codex_fragments::compaction_prompt::CompactionPrompt;
 use codex_prompts::TemplateSet;
 use codex_protocol::ContentItem;
@@ -39,8 +40,6 @@ use crate::endpoint::runtime;
 /// The most sampling requests one turn sends (compaction requests not counted); a model that
 /// keeps calling tools past it ends the turn with an error.
 pub const MAX_SAMPLING_STEPS: usize = 64;
-/// Upstream's rough token estimate of text it has not sent yet (`approx_token_count`).
-const BYTES_PER_TOKEN: usize = 4;
 
 /// What the loop needs besides the session.
 pub struct TurnRun<'a> {
@@ -215,16 +214,6 @@ fn is_model_generated(item: &ResponseItem) -> bool {
         | ResponseItem::AdditionalTools { .. }
         | ResponseItem::Other(_) => false,
     }
-}
-
-/// Four bytes a token over the items' JSON and `instructions`.
-fn estimated_tokens(items: &[ResponseItem], instructions: &str) -> i64 {
-    let bytes: usize = items
-        .iter()
-        .map(|item| serde_json::to_string(item).map_or(0, |text| text.len()))
-        .sum::<usize>()
-        + instructions.len();
-    i64::try_from(bytes.div_ceil(BYTES_PER_TOKEN)).unwrap_or(i64::MAX)
 }
 
 /// The text of the newest assistant message among `items` (upstream's
