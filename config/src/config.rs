@@ -38,6 +38,7 @@ use crate::overrides;
 use crate::overrides::CliOverride;
 use crate::overrides::ConfigFile;
 use crate::overrides::ConfigOverrides;
+use crate::sandbox_workspace_write::SandboxWorkspaceWrite;
 use crate::projects::ActiveProject;
 use crate::skills::ADMIN_CONFIG_DIR;
 use crate::skills::ExtensionHost;
@@ -136,6 +137,9 @@ pub struct Config {
     pub sandbox_mode: SandboxMode,
     /// Whether `sandbox_mode` was set (config.toml, `-c`, a flag) or is the default.
     pub sandbox_mode_source: SettingSource,
+    /// `[sandbox_workspace_write]`, applied while `sandbox_mode` is `workspace-write`
+    /// ([`Config::sandbox_policy`]).
+    pub sandbox_workspace_write: SandboxWorkspaceWrite,
     pub approval_policy: AskForApproval,
     /// Contents of `model_instructions_file` when set, else `base_instructions`.
     pub base_instructions: Option<String>,
@@ -371,6 +375,10 @@ impl Config {
                 Some(_) => SettingSource::Configured,
                 None => SettingSource::Default,
             },
+            sandbox_workspace_write: merged
+                .sandbox_workspace_write
+                .unwrap_or_default()
+                .resolve(),
             approval_policy: merged
                 .approval_policy
                 .unwrap_or_else(|| active_project.default_approval_policy()),

@@ -24,6 +24,7 @@ use crate::known_keys::KeyStatus;
 use crate::known_keys::config_key_has_children;
 use crate::known_keys::config_key_status;
 use crate::projects::ProjectToml;
+use crate::sandbox_workspace_write::SandboxWorkspaceWriteToml;
 
 /// Every top-level key [`ConfigToml`] has a field for. Which keys are valid at all (upstream's
 /// too) is the table of [`config_key_status`](crate::config_key_status).
@@ -56,6 +57,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "projects",
     "realtime",
     "sandbox_mode",
+    "sandbox_workspace_write",
     "seed",
     "shell",
     "skills",
@@ -75,6 +77,8 @@ pub struct ConfigToml {
     pub openai_base_url: Option<String>,
     pub personality: Option<Personality>,
     pub sandbox_mode: Option<SandboxMode>,
+    /// `[sandbox_workspace_write]`: what a `workspace-write` sandbox grants.
+    pub sandbox_workspace_write: Option<SandboxWorkspaceWriteToml>,
     #[serde(deserialize_with = "approval_policy")]
     pub approval_policy: Option<AskForApproval>,
     pub base_instructions: Option<String>,
@@ -324,6 +328,7 @@ impl ConfigToml {
             openai_base_url,
             personality,
             sandbox_mode,
+            sandbox_workspace_write,
             approval_policy,
             base_instructions,
             model_instructions_file,
@@ -377,6 +382,10 @@ impl ConfigToml {
             openai_base_url: openai_base_url.or(self.openai_base_url),
             personality: personality.or(self.personality),
             sandbox_mode: sandbox_mode.or(self.sandbox_mode),
+            sandbox_workspace_write: match (self.sandbox_workspace_write, sandbox_workspace_write) {
+                (Some(lower), Some(higher)) => Some(lower.overlay(higher)),
+                (lower, higher) => higher.or(lower),
+            },
             approval_policy: approval_policy.or(self.approval_policy),
             base_instructions: base_instructions.or(self.base_instructions),
             model_instructions_file: model_instructions_file.or(self.model_instructions_file),
@@ -450,6 +459,9 @@ impl ConfigToml {
         }
         if let Some(skills) = &mut self.skills {
             skills.resolve_paths(base);
+        }
+        if let Some(workspace_write) = &mut self.sandbox_workspace_write {
+            workspace_write.resolve_paths(base);
         }
         if let Some(projects) = self.projects.take() {
             // A relative project path names a folder under `base`, as other paths do.

@@ -131,7 +131,7 @@ impl TurnContext {
         }];
         turn.current_date = config.current_date.clone();
         turn.timezone = config.timezone.clone();
-        turn.sandbox_policy = SandboxPolicy::from_mode(config.sandbox_mode);
+        turn.sandbox_policy = config.sandbox_policy();
         turn.sandbox_mode_source = config.sandbox_mode_source;
         turn.approval_policy = config.approval_policy;
         turn.collaboration_mode = CollaborationMode {
