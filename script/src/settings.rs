@@ -17,6 +17,7 @@ use codex_config::Feature;
 use codex_config::KNOWN_KEYS;
 use codex_config::SkillsToml;
 use codex_config::check_working_directory;
+use codex_protocol::SandboxPolicy;
 use codex_protocol::TurnContextItem;
 use codex_release::CodexRelease;
 use serde_json::Map;
@@ -136,7 +137,8 @@ impl SettingsLayer {
     }
 
     /// The settings a `turn_context` line recorded that a resumed session keeps by default:
-    /// model, cwd, approval policy, sandbox mode, personality, collaboration mode, realtime and
+    /// model, cwd, approval policy, sandbox mode (and a workspace-write sandbox's roots, network
+    /// and temporary directories), personality, collaboration mode, realtime and
     /// reasoning effort. Date, time zone and shell are not among them: they are read afresh.
     ///
     /// Nor is the reasoning summary: upstream writes `summary: "auto"` into every `turn_context`
@@ -161,6 +163,26 @@ impl SettingsLayer {
             "sandbox_mode",
             serde_json::to_value(item.sandbox_policy.mode()),
         );
+        // What the recorded workspace-write sandbox granted, whole (a config.toml table does
+        // not add to it).
+        if let SandboxPolicy::WorkspaceWrite {
+            writable_roots,
+            network_access,
+            exclude_tmpdir_env_var,
+            exclude_slash_tmp,
+            ..
+        } = &item.sandbox_policy
+        {
+            put(
+                "sandbox_workspace_write",
+                Ok(serde_json::json!({
+                    "writable_roots": writable_roots,
+                    "network_access": network_access,
+                    "exclude_tmpdir_env_var": exclude_tmpdir_env_var,
+                    "exclude_slash_tmp": exclude_slash_tmp,
+                })),
+            );
+        }
         put("personality", serde_json::to_value(item.personality));
         put(
             "collaboration_mode",
@@ -242,6 +264,7 @@ impl SettingsLayer {
             }
             ("features", [name], _) => vec![name.as_str()],
             ("projects", _, _) => Vec::new(),
+            ("sandbox_workspace_write", [_] | [], _) => Vec::new(),
             (_, [], _) => Vec::new(),
             (_, _, _) => return Err(invalid(format!("`{key}` has no sub-keys"))),
         };
@@ -277,6 +300,10 @@ impl SettingsLayer {
             skills.resolve_paths(base_dir);
             entry.value =
                 toml::Value::try_from(&skills).map_err(|error| invalid(error.to_string()))?;
+        }
+        if key == "sandbox_workspace_write" {
+            // Writable roots resolve against the script's folder, like the path keys.
+            resolve_writable_roots(&mut entry, base_dir).map_err(invalid)?;
         }
         if key == "projects" {
             // Project paths resolve against the script's folder, like the path keys.
@@ -337,6 +364,30 @@ fn resolve_project_keys(entry: &mut CliOverride, base_dir: &Path) -> Result<(), 
         }
         [_, project, ..] => *project = absolute(project),
         [] => {}
+    }
+    Ok(())
+}
+
+/// Makes the relative writable roots of a `sandbox_workspace_write` entry (the whole table, or
+/// its `writable_roots`) absolute against `base_dir`.
+fn resolve_writable_roots(entry: &mut CliOverride, base_dir: &Path) -> Result<(), String> {
+    let roots = match (entry.path.as_slice(), &mut entry.value) {
+        ([_], toml::Value::Table(table)) => match table.get_mut("writable_roots") {
+            Some(roots) => roots,
+            None => return Ok(()),
+        },
+        ([_], _) => return Err("must be a table".to_string()),
+        ([_, name], roots) if name == "writable_roots" => roots,
+        (_, _) => return Ok(()),
+    };
+    let toml::Value::Array(roots) = roots else {
+        return Err("`writable_roots` must be an array of paths".to_string());
+    };
+    for root in roots {
+        let toml::Value::String(text) = root else {
+            return Err("`writable_roots` must be an array of paths".to_string());
+        };
+        *text = normalized(&base_dir.join(&*text)).display().to_string();
     }
     Ok(())
 }

@@ -16,7 +16,6 @@ use codex_protocol::CollaborationMode;
 use codex_protocol::CollaborationModeSettings;
 use codex_protocol::Personality;
 use codex_protocol::SandboxMode;
-use codex_protocol::SandboxPolicy;
 use codex_protocol::WebSearchMode;
 use codex_release::PersonalitySupport;
 
