@@ -48,4 +48,5 @@ mod template_overlay;
 mod template_variables;
 #[path = "../../../protocol/tests/upstream_fixtures/mod.rs"]
 mod upstream_fixtures;
+mod workspace_write;
 mod world_state;
