@@ -7,6 +7,7 @@ use std::path::Path;
 
 use codex_config::ConfigEnv;
 use codex_config::ExtensionHost;
+use codex_config::SandboxWorkspaceWrite;
 use codex_config::SkillToml;
 use codex_protocol::TrustLevel;
 use codex_script::AssistantReply;
@@ -401,4 +402,120 @@ fn script_project_paths_resolve_against_the_script_folder() {
         rejected.contains("expected `trusted` or `untrusted`"),
         "{rejected}"
     );
+}
+
+#[test]
+fn script_writable_roots_resolve_against_the_script_folder() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(folder.path().join("repo")).unwrap();
+    let session = json!({
+        "cwd": "repo",
+        "sandbox_mode": "workspace-write",
+        "sandbox_workspace_write": {"writable_roots": ["./shared", "/data"], "network_access": true}
+    });
+    let session = SettingsLayer::from_json(
+        "script.json: session",
+        session.as_object().unwrap(),
+        folder.path(),
+    )
+    .unwrap();
+    let env = ConfigEnv {
+        codex_home: None,
+        home_dir: None,
+        current_dir: Some(folder.path().to_path_buf()),
+        shell: Some("bash".to_string()),
+        tz: None,
+        system_timezone: Some("UTC".to_string()),
+        now: "2026-11-30T07:00:00Z".parse().unwrap(),
+    };
+    let settings = |layers: &[&SettingsLayer]| {
+        load_script_config(
+            layers,
+            &CodexHome::Isolated,
+            ExtensionHost::Library,
+            &env,
+            "script.json",
+        )
+        .unwrap()
+        .sandbox_workspace_write
+    };
+    assert_eq!(
+        settings(&[&session]),
+        SandboxWorkspaceWrite {
+            writable_roots: vec![folder.path().join("shared"), "/data".into()],
+            network_access: true,
+            exclude_tmpdir_env_var: false,
+            exclude_slash_tmp: false,
+        }
+    );
+    // A later `--set` of one key keeps the others.
+    let set = SettingsLayer::from_assignments(
+        "--set",
+        &[
+            "sandbox_workspace_write.writable_roots=[\"other\"]".to_string(),
+            "sandbox_workspace_write.exclude_slash_tmp=true".to_string(),
+        ],
+        folder.path(),
+    )
+    .unwrap();
+    assert_eq!(
+        settings(&[&session, &set]),
+        SandboxWorkspaceWrite {
+            writable_roots: vec![folder.path().join("other")],
+            network_access: true,
+            exclude_tmpdir_env_var: false,
+            exclude_slash_tmp: true,
+        }
+    );
+    let rejected = SettingsLayer::from_json(
+        "script.json: session",
+        json!({"sandbox_workspace_write": {"writable_roots": "shared"}})
+            .as_object()
+            .unwrap(),
+        folder.path(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        rejected.contains("script.json: session.sandbox_workspace_write")
+            && rejected.contains("writable_roots"),
+        "{rejected}"
+    );
+}
+
+#[test]
+fn a_resumed_workspace_write_sandbox_keeps_its_recorded_table() {
+    let folder = tempfile::tempdir().unwrap();
+    let item: codex_protocol::TurnContextItem = serde_json::from_value(json!({
+        "cwd": folder.path(),
+        "approval_policy": "never",
+        "sandbox_policy": {
+            "type": "workspace-write",
+            "writable_roots": ["/data"],
+            "network_access": true,
+            "exclude_tmpdir_env_var": true,
+            "exclude_slash_tmp": false
+        },
+        "model": "gpt-5.5"
+    }))
+    .unwrap();
+    let recorded = SettingsLayer::recorded("rollout.jsonl", &item).unwrap();
+    let env = ConfigEnv {
+        codex_home: None,
+        home_dir: None,
+        current_dir: Some(folder.path().to_path_buf()),
+        shell: Some("bash".to_string()),
+        tz: None,
+        system_timezone: Some("UTC".to_string()),
+        now: "2026-11-30T07:00:00Z".parse().unwrap(),
+    };
+    let config = load_script_config(
+        &[&recorded],
+        &CodexHome::Isolated,
+        ExtensionHost::Library,
+        &env,
+        "script.json",
+    )
+    .unwrap();
+    assert_eq!(config.sandbox_policy(), item.sandbox_policy);
 }
