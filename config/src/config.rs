@@ -38,8 +38,8 @@ use crate::overrides;
 use crate::overrides::CliOverride;
 use crate::overrides::ConfigFile;
 use crate::overrides::ConfigOverrides;
-use crate::sandbox_workspace_write::SandboxWorkspaceWrite;
 use crate::projects::ActiveProject;
+use crate::sandbox_workspace_write::SandboxWorkspaceWrite;
 use crate::skills::ADMIN_CONFIG_DIR;
 use crate::skills::ExtensionHost;
 use crate::skills::SkillsConfig;
@@ -375,10 +375,7 @@ impl Config {
                 Some(_) => SettingSource::Configured,
                 None => SettingSource::Default,
             },
-            sandbox_workspace_write: merged
-                .sandbox_workspace_write
-                .unwrap_or_default()
-                .resolve(),
+            sandbox_workspace_write: merged.sandbox_workspace_write.unwrap_or_default().resolve(),
             approval_policy: merged
                 .approval_policy
                 .unwrap_or_else(|| active_project.default_approval_policy()),
