@@ -166,6 +166,8 @@ pub struct Config {
     pub timezone: String,
     /// Shell name, pinned or from `$SHELL`.
     pub shell: String,
+    /// `show_raw_agent_reasoning`: whether raw reasoning entries get their own event lines.
+    pub show_raw_agent_reasoning: bool,
     pub seed: Option<u64>,
     pub collaboration_mode: ModeKind,
     /// `collaboration_mode_instructions`: the mode's developer instructions, when set.
@@ -405,6 +407,7 @@ impl Config {
             current_date,
             timezone,
             shell: env.resolve_shell(merged.shell),
+            show_raw_agent_reasoning: merged.show_raw_agent_reasoning.unwrap_or(false),
             seed: merged.seed,
             collaboration_mode: merged.collaboration_mode.unwrap_or_default(),
             collaboration_mode_instructions: merged.collaboration_mode_instructions,

@@ -60,6 +60,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "sandbox_workspace_write",
     "seed",
     "shell",
+    "show_raw_agent_reasoning",
     "skills",
     "timezone",
 ];
@@ -103,6 +104,9 @@ pub struct ConfigToml {
     pub timezone: Option<String>,
     /// Pinned shell name.
     pub shell: Option<String>,
+    /// Whether the model's raw reasoning text is shown, which also records an
+    /// `agent_reasoning_raw_content` event for each raw reasoning entry.
+    pub show_raw_agent_reasoning: Option<bool>,
     pub seed: Option<u64>,
     pub cwd: Option<PathBuf>,
     pub collaboration_mode: Option<ModeKind>,
@@ -346,6 +350,7 @@ impl ConfigToml {
             current_date,
             timezone,
             shell,
+            show_raw_agent_reasoning,
             seed,
             cwd,
             collaboration_mode,
@@ -417,6 +422,7 @@ impl ConfigToml {
             current_date: current_date.or(self.current_date),
             timezone: timezone.or(self.timezone),
             shell: shell.or(self.shell),
+            show_raw_agent_reasoning: show_raw_agent_reasoning.or(self.show_raw_agent_reasoning),
             seed: seed.or(self.seed),
             cwd: cwd.or(self.cwd),
             collaboration_mode: collaboration_mode.or(self.collaboration_mode),

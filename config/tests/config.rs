@@ -86,6 +86,7 @@ fn defaults_apply_without_a_config_file() {
             current_date: "2026-02-26".to_string(),
             timezone: "UTC".to_string(),
             shell: "bash".to_string(),
+            show_raw_agent_reasoning: false,
             seed: None,
             collaboration_mode: ModeKind::Default,
             collaboration_mode_instructions: None,
@@ -124,6 +125,7 @@ model_auto_compact_token_limit = 2000
 current_date = "2025-12-31"
 timezone = "Europe/Berlin"
 shell = "zsh"
+show_raw_agent_reasoning = true
 seed = 42
 cwd = "/work/project"
 collaboration_mode = "plan"
@@ -186,6 +188,7 @@ child_agents_md = true
             current_date: "2025-12-31".to_string(),
             timezone: "Europe/Berlin".to_string(),
             shell: "zsh".to_string(),
+            show_raw_agent_reasoning: true,
             seed: Some(42),
             collaboration_mode: ModeKind::Plan,
             collaboration_mode_instructions: Some("Plan in three steps.".to_string()),
@@ -233,6 +236,7 @@ fn known_keys_are_exactly_the_config_toml_fields() {
         current_date: Some(String::new()),
         timezone: Some(String::new()),
         shell: Some(String::new()),
+        show_raw_agent_reasoning: Some(true),
         seed: Some(1),
         cwd: Some("/".into()),
         collaboration_mode: Some(ModeKind::Default),
@@ -268,10 +272,12 @@ fn cli_overrides_beat_the_file_and_flags_beat_cli_overrides() {
                 "sandbox_mode=workspace-write",
                 "features.token_budget=true",
                 "collaboration_mode_instructions=Rolled back.",
+                "show_raw_agent_reasoning=true",
             ],
         )
         .unwrap();
     assert_eq!(config.model.as_deref(), Some("from-flag"));
+    assert!(config.show_raw_agent_reasoning);
     assert_eq!(
         config.collaboration_mode_instructions.as_deref(),
         Some("Rolled back.")

@@ -45,6 +45,7 @@ pub use turn_context::MultiAgentSettings;
 pub use turn_context::MultiAgentUsageHintSectionInputs;
 pub use turn_context::OrchestratorSkills;
 pub use turn_context::PreviousTurnSettings;
+pub use turn_context::RawReasoning;
 pub use turn_context::SessionSource;
 pub use turn_context::SkillEntry;
 pub use turn_context::SkillsListing;

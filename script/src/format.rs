@@ -1,9 +1,10 @@
 //! The script file: `{"session": {CONFIG}, "turns": [TURN, …]}` where a turn is
-//! `{"set": {CONFIG}, "user": "text", "assistant": "reply", "compact": "summary", "resume": true,
-//! "rollback": N}` and CONFIG holds config.toml keys. `set` may also be an array of CONFIG objects (several
+//! `{"set": {CONFIG}, "user": "text", "reasoning": {REASONING}, "assistant": "reply",
+//! "compact": "summary", "resume": true, "rollback": N}` and CONFIG holds config.toml keys. `set` may also be an array of CONFIG objects (several
 //! settings operations in a row), and `resume` a CONFIG object (the settings the restarted
 //! process runs with). Keys are checked strictly: an unknown one is an error that names it and
-//! where it is (`script.json: turns[2]: unknown key "asistant"`). A turn may also carry events
+//! where it is (`script.json: turns[2]: unknown key "asistant"`). REASONING is described in
+//! [`ScriptedReasoning`](super::ScriptedReasoning). A turn may also carry events
 //! (`shell`, `tool_calls`, `interrupt`, …): see [`TurnEvents`].
 
 use std::num::NonZeroUsize;
@@ -15,13 +16,23 @@ use serde_json::Value;
 
 use super::EVENT_KEYS;
 use super::ScriptError;
+use super::ScriptedReasoning;
 use super::SettingsLayer;
 use super::TurnEvents;
+use super::reasoning::parse_reasoning;
 
 /// Keys of the script object.
 pub const SCRIPT_KEYS: &[&str] = &["session", "turns"];
 /// Keys of one turn object besides its events ([`EVENT_KEYS`]).
-pub const TURN_KEYS: &[&str] = &["set", "user", "assistant", "compact", "resume", "rollback"];
+pub const TURN_KEYS: &[&str] = &[
+    "set",
+    "user",
+    "reasoning",
+    "assistant",
+    "compact",
+    "resume",
+    "rollback",
+];
 
 /// A parsed script.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,6 +58,9 @@ pub struct TurnScript {
     pub set: Vec<SettingsLayer>,
     /// What the user types.
     pub user: String,
+    /// Reasoning items the model produces before its first output of the turn (`reasoning`):
+    /// before its assistant message, or before its tool calls when the turn has some.
+    pub reasoning: Vec<ScriptedReasoning>,
     /// The model's answer to the turn's request.
     pub assistant: AssistantReply,
     /// Compact the history with this summary before the turn (`compact`).
@@ -93,6 +107,7 @@ impl TurnScript {
         Self {
             set: Vec::new(),
             user: text.into(),
+            reasoning: Vec::new(),
             assistant: AssistantReply::Absent,
             compact: None,
             continuity: SessionContinuity::Continue,
@@ -256,6 +271,10 @@ fn parse_turn(turn: &Value, location: &str, base_dir: &Path) -> Result<TurnScrip
     Ok(TurnScript {
         set,
         user,
+        reasoning: match turn.get("reasoning") {
+            None => Vec::new(),
+            Some(value) => parse_reasoning(value, &format!("{location}.reasoning"))?,
+        },
         assistant: text("assistant")?.map_or(AssistantReply::Absent, AssistantReply::Scripted),
         compact: text("compact")?,
         continuity,

@@ -8,8 +8,8 @@
 //!   [`ScriptedSession::resume`] and [`ScriptedSession::fork`] open it,
 //!   [`ScriptedSession::run_turn`] plays a [`TurnScript`] and returns its [`ScriptRequest`].
 //!   The model's output comes from a [`TurnResponder`] as a [`ModelResponse`] (items and
-//!   token usage; [`ScriptedReplies`] plays the script's `assistant` texts using no tokens, a
-//!   live responder can ask an endpoint instead). [`ScriptedSession::apply_settings`] applies a
+//!   token usage; [`ScriptedReplies`] plays the script's `reasoning` items and `assistant`
+//!   texts using no tokens, a live responder can ask an endpoint instead). [`ScriptedSession::apply_settings`] applies a
 //!   settings operation (`thread_settings_applied` once the thread has run a turn).
 //!   [`ScriptedSession::run_turn_steps`] hands over every request of a turn whose scripted
 //!   `tool_calls` make it sample twice.
@@ -35,6 +35,7 @@ mod driver;
 mod error;
 mod events;
 mod format;
+mod reasoning;
 mod render;
 mod responder;
 mod runner;
@@ -68,6 +69,8 @@ pub use format::Script;
 pub use format::SessionContinuity;
 pub use format::TURN_KEYS;
 pub use format::TurnScript;
+pub use reasoning::REASONING_KEYS;
+pub use reasoning::ScriptedReasoning;
 pub use render::RequestPrinter;
 pub use render::RequestsFormat;
 pub use render::render_requests_delta;

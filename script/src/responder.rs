@@ -7,6 +7,7 @@ use codex_protocol::rollout::TokenUsage;
 
 use super::AssistantReply;
 use super::ScriptError;
+use super::ScriptedReasoning;
 use super::TurnScript;
 
 /// The model's answer to one request.
@@ -34,8 +35,8 @@ pub trait TurnResponder {
     ) -> Result<ModelResponse, ScriptError>;
 }
 
-/// Answers with the script's `assistant` text, or nothing, using no tokens (as upstream's
-/// mock server reports).
+/// Answers with the script's `reasoning` items (unless its tool calls came first, carrying
+/// them) and `assistant` text, or nothing, using no tokens (as upstream's mock server reports).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ScriptedReplies;
 
@@ -45,13 +46,21 @@ impl TurnResponder for ScriptedReplies {
         turn: &TurnScript,
         _request: &ResponsesRequest,
     ) -> Result<ModelResponse, ScriptError> {
-        let items = match &turn.assistant {
-            AssistantReply::Absent => Vec::new(),
-            AssistantReply::Scripted(text) => vec![ResponseItem::message(
+        let mut items: Vec<ResponseItem> = match turn.events.tool_calls.as_slice() {
+            [] => turn
+                .reasoning
+                .iter()
+                .map(ScriptedReasoning::to_response_item)
+                .collect(),
+            _ => Vec::new(),
+        };
+        match &turn.assistant {
+            AssistantReply::Absent => {}
+            AssistantReply::Scripted(text) => items.push(ResponseItem::message(
                 "assistant",
                 vec![ContentItem::output_text(text.clone())],
-            )],
-        };
+            )),
+        }
         Ok(ModelResponse {
             items,
             usage: Some(TokenUsage::default()),

@@ -130,26 +130,31 @@ fn unchanged_turns_add_only_the_conversation() {
             let added: Vec<String> = run.requests[index].body.input[before.len()..]
                 .iter()
                 .map(|item| serde_json::to_value(item).unwrap())
-                .map(|item| {
-                    format!(
+                .map(|item| match item["type"].as_str().unwrap() {
+                    "reasoning" => format!(
+                        "reasoning: {}",
+                        item["summary"][0]["text"].as_str().unwrap()
+                    ),
+                    _ => format!(
                         "{}: {}",
                         item["role"].as_str().unwrap(),
                         item["content"][0]["text"].as_str().unwrap()
-                    )
+                    ),
                 })
                 .collect();
-            let previous_reply = match &script.turns[index - 1].assistant {
+            let previous = &script.turns[index - 1];
+            let previous_reply = match &previous.assistant {
                 codex_script::AssistantReply::Scripted(text) => text.clone(),
                 codex_script::AssistantReply::Absent => unreachable!("examples reply"),
             };
-            assert_eq!(
-                added,
-                vec![
-                    format!("assistant: {previous_reply}"),
-                    format!("user: {}", turn.user)
-                ],
-                "{name} turn {index}"
-            );
+            let mut expected: Vec<String> = previous
+                .reasoning
+                .iter()
+                .map(|reasoning| format!("reasoning: {}", reasoning.summary[0]))
+                .collect();
+            expected.push(format!("assistant: {previous_reply}"));
+            expected.push(format!("user: {}", turn.user));
+            assert_eq!(added, expected, "{name} turn {index}");
             checked += 1;
         }
     }

@@ -13,6 +13,7 @@ use codex_protocol::TrustLevel;
 use codex_script::AssistantReply;
 use codex_script::CodexHome;
 use codex_script::Script;
+use codex_script::ScriptedReasoning;
 use codex_script::SessionContinuity;
 use codex_script::SettingsLayer;
 use codex_script::load_config as load_script_config;
@@ -137,11 +138,78 @@ fn settings_operations_and_restart_settings() {
 }
 
 #[test]
+fn reasoning_is_an_object_or_an_array_of_them() {
+    let script = Script::parse(
+        r#"{"turns": [
+            {"user": "one", "reasoning": {"id": "rs_1", "summary": "s", "content": ["a", "b"],
+             "encrypted_content": "e"}},
+            {"user": "two", "reasoning": [{"summary": ["x", "y"]}, {}]}
+        ]}"#,
+        "script.json",
+        &examples_dir(),
+    )
+    .unwrap();
+    assert_eq!(
+        script.turns[0].reasoning,
+        vec![ScriptedReasoning {
+            id: Some("rs_1".to_string()),
+            summary: vec!["s".to_string()],
+            content: vec!["a".to_string(), "b".to_string()],
+            encrypted_content: Some("e".to_string()),
+        }]
+    );
+    assert_eq!(
+        script.turns[1].reasoning,
+        vec![
+            ScriptedReasoning {
+                summary: vec!["x".to_string(), "y".to_string()],
+                ..ScriptedReasoning::default()
+            },
+            ScriptedReasoning::default(),
+        ]
+    );
+    assert_eq!(
+        serde_json::to_value(script.turns[0].reasoning[0].to_response_item()).unwrap(),
+        json!({
+            "type": "reasoning",
+            "id": "rs_1",
+            "summary": [{"type": "summary_text", "text": "s"}],
+            "content": [
+                {"type": "reasoning_text", "text": "a"},
+                {"type": "reasoning_text", "text": "b"}
+            ],
+            "encrypted_content": "e"
+        })
+    );
+}
+
+#[test]
+fn reasoning_mistakes_are_named_with_their_place() {
+    assert_eq!(
+        error(r#"{"turns": [{"user": "a", "reasoning": "thinking"}]}"#),
+        "script.json: turns[0].reasoning: must be a reasoning object or an array of them"
+    );
+    assert_eq!(
+        error(r#"{"turns": [{"user": "a", "reasoning": [{"summery": "s"}]}]}"#),
+        "script.json: turns[0].reasoning[0]: unknown key \"summery\" (expected one of: summary, \
+         content, encrypted_content, id)"
+    );
+    assert_eq!(
+        error(r#"{"turns": [{"user": "a", "reasoning": {"content": [1]}}]}"#),
+        "script.json: turns[0].reasoning.content: must be a string or an array of strings"
+    );
+    assert_eq!(
+        error(r#"{"turns": [{"user": "a", "reasoning": {"id": 1}}]}"#),
+        "script.json: turns[0].reasoning.id: must be a string"
+    );
+}
+
+#[test]
 fn unknown_keys_are_named_with_their_place() {
     assert_eq!(
         error(r#"{"turns": [{"user": "a"}, {"user": "b"}, {"user": "c", "asistant": "d"}]}"#),
         "script.json: turns[2]: unknown key \"asistant\" (expected one of: set, user, \
-         assistant, compact, resume, rollback, time_reminder, shell, interrupt, hook_context, \
+         reasoning, assistant, compact, resume, rollback, time_reminder, shell, interrupt, hook_context, \
          additional_context, subagent_status, network_rule, approve_prefix, tool_calls)"
     );
     assert_eq!(

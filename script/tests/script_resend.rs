@@ -92,15 +92,16 @@ fn resending_full_context_differs_from_diffs_only_in_the_context_blocks() {
                 diff_request.body.instructions
             );
             assert_eq!(full_request.body.tools, diff_request.body.tools);
-            // What this turn added: the previous reply, a full context block, the user's
-            // message. The block is what a thread without a baseline sends, which is also what
+            // What this turn added: the previous reply (after its reasoning items), a full
+            // context block, the user's message. The block is what a thread without a baseline sends, which is also what
             // the diff run sends right after a compaction at this turn.
             if script.turns[index].compact.is_some() || script.turns[index].rollback.is_some() {
                 continue;
             }
             let previous_len = full.requests[index - 1].body.input.len();
             let input_len = full_request.body.input.len();
-            let resent = texts(full_request, previous_len + 1..input_len - 1);
+            let previous_output = script.turns[index - 1].reasoning.len() + 1;
+            let resent = texts(full_request, previous_len + previous_output..input_len - 1);
             let mut compacted_here = script.clone();
             compacted_here.turns[index].compact = Some("summary".to_string());
             let compacted = run(&compacted_here, ContextMode::Diffs);

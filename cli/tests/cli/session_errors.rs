@@ -63,8 +63,8 @@ fn unknown_turn_key() {
     assert_user_error(
         &run,
         &format!(
-            "{}: turns[2]: unknown key \"asistant\" (expected one of: set, user, assistant, \
-             compact, resume, rollback, time_reminder, shell, interrupt, hook_context, additional_context, \
+            "{}: turns[2]: unknown key \"asistant\" (expected one of: set, user, reasoning, \
+             assistant, compact, resume, rollback, time_reminder, shell, interrupt, hook_context, additional_context, \
              subagent_status, network_rule, approve_prefix, tool_calls)",
             script.display()
         ),

@@ -9,6 +9,8 @@ pub(super) const TASK_STARTED: &str = "task_started";
 pub(super) const TASK_COMPLETE: &str = "task_complete";
 pub(super) const USER_MESSAGE: &str = "user_message";
 pub(super) const AGENT_MESSAGE: &str = "agent_message";
+pub(super) const AGENT_REASONING: &str = "agent_reasoning";
+pub(super) const AGENT_REASONING_RAW_CONTENT: &str = "agent_reasoning_raw_content";
 pub(super) const THREAD_ROLLED_BACK: &str = "thread_rolled_back";
 pub(super) const ITEM_COMPLETED: &str = "item_completed";
 
@@ -75,6 +77,16 @@ pub(super) fn agent_message(text: &str) -> Value {
     })
 }
 
+/// One summary entry of the model's reasoning.
+pub(super) fn agent_reasoning(text: &str) -> Value {
+    json!({"type": AGENT_REASONING, "text": text})
+}
+
+/// One raw reasoning entry, recorded only while raw reasoning is shown.
+pub(super) fn agent_reasoning_raw_content(text: &str) -> Value {
+    json!({"type": AGENT_REASONING_RAW_CONTENT, "text": text})
+}
+
 /// Where an `item_completed` event stands: its thread and turn, and the instant (milliseconds
 /// since the epoch) the item was completed, which is also when it started (user and agent
 /// messages are recorded whole).
@@ -117,6 +129,25 @@ pub(super) fn agent_message_completed(at: CompletedAt<'_>, item_id: &str, text: 
             "type": "AgentMessage",
             "id": item_id,
             "content": [{"type": "Text", "text": text}],
+        }),
+    )
+}
+
+/// The model's reasoning as a completed `Reasoning` turn item; its id is the response item's
+/// (empty when it has none). Raw entries are kept whether or not they are shown.
+pub(super) fn reasoning_completed(
+    at: CompletedAt<'_>,
+    item_id: &str,
+    summary_text: &[String],
+    raw_content: &[String],
+) -> Value {
+    item_completed(
+        at,
+        json!({
+            "type": "Reasoning",
+            "id": item_id,
+            "summary_text": summary_text,
+            "raw_content": raw_content,
         }),
     )
 }

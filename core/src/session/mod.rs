@@ -23,6 +23,7 @@ mod injected;
 mod line_shapes;
 mod meta;
 mod permission_profile;
+mod reasoning;
 mod rewrites;
 mod sink;
 mod thread_settings;
@@ -165,6 +166,8 @@ struct ActiveTurn {
     usage: TokenUsage,
     /// The model's truncation limit, which a tool output's line metadata derives its budget from.
     truncation_limit: i64,
+    /// Whether raw reasoning entries get event lines.
+    raw_reasoning: crate::turn_context::RawReasoning,
 }
 
 /// One thread's model-visible state and its rollout.
@@ -324,6 +327,7 @@ impl<S: RolloutSink> Session<S> {
             last_agent_message: None,
             usage: TokenUsage::default(),
             truncation_limit: turn.model.truncation_policy.limit,
+            raw_reasoning: turn.raw_reasoning,
         });
         Ok(())
     }
@@ -354,13 +358,24 @@ impl<S: RolloutSink> Session<S> {
         }
     }
 
-    /// Records the model's output items of the current turn, with an event before each
-    /// assistant message: `agent_message` in a legacy rollout, a completed `AgentMessage`
-    /// item in a paginated one.
+    /// Records the model's output items of the current turn, with events before each
+    /// assistant message (`agent_message` in a legacy rollout, a completed `AgentMessage`
+    /// item in a paginated one) and each reasoning item (see `record_reasoning_events`).
     pub fn record_model_output(&mut self, items: Vec<ResponseItem>) -> Result<(), SessionError> {
         let turn_id = self.active_turn_mut()?.turn_id.clone();
         self.history_sequence.sampled();
         for mut item in items {
+            if let ResponseItem::Reasoning {
+                id,
+                summary,
+                content,
+                ..
+            } = &item
+            {
+                let reasoning =
+                    reasoning::ReasoningText::of(id.as_deref(), summary, content.as_deref());
+                self.record_reasoning_events(&turn_id, &reasoning)?;
+            }
             if let ResponseItem::Message { role, content, .. } = &item
                 && role == "assistant"
             {

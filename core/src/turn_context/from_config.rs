@@ -22,6 +22,7 @@ use codex_release::PersonalitySupport;
 use super::BaseInstructionsOverrides;
 use super::EnvironmentStatus;
 use super::LOCAL_ENVIRONMENT_ID;
+use super::RawReasoning;
 use super::SkillEntry;
 use super::SkillsListing;
 use super::SkillsSettings;
@@ -98,6 +99,10 @@ impl TurnContext {
         turn.installation_id = identity.installation_id.clone();
         turn.release = config.release;
         turn.analytics_enabled = config.analytics_enabled;
+        turn.raw_reasoning = match config.show_raw_agent_reasoning {
+            true => RawReasoning::Shown,
+            false => RawReasoning::Hidden,
+        };
         turn.model_catalog = Some(catalog_fingerprint(sources.catalog));
         turn.personality = match personality_feature {
             PersonalityFeature::Enabled => config.effective_personality(),

@@ -107,6 +107,15 @@ impl Availability {
     }
 }
 
+/// Whether the model's raw reasoning text is shown (`show_raw_agent_reasoning`): shown raw
+/// reasoning gets an `agent_reasoning_raw_content` event line per entry, as upstream records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum RawReasoning {
+    Shown,
+    #[default]
+    Hidden,
+}
+
 /// Upstream's `include_*` switches for whole groups of context.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct ContextInclusion {
@@ -272,6 +281,7 @@ pub struct TurnContext {
     pub plugins: Availability,
     pub reasoning_effort: Option<ReasoningEffort>,
     pub reasoning_summary: Option<ReasoningSummary>,
+    pub raw_reasoning: RawReasoning,
     pub verbosity: Option<Verbosity>,
     pub web_search_mode: WebSearchMode,
     /// Configured model provider id (`openai` unless configured).
@@ -364,6 +374,7 @@ impl TurnContext {
             plugins: Availability::Unavailable,
             reasoning_effort: None,
             reasoning_summary: None,
+            raw_reasoning: RawReasoning::Hidden,
             verbosity: None,
             web_search_mode: WebSearchMode::default(),
             provider_id: codex_config::DEFAULT_MODEL_PROVIDER_ID.to_string(),

@@ -49,6 +49,7 @@ use super::RequestSink;
 use super::ScriptRequest;
 use super::ScriptedSession;
 use crate::ScriptError;
+use crate::ScriptedReasoning;
 use crate::TurnResponder;
 use crate::TurnScript;
 use crate::events::AdditionalContextEntry;
@@ -186,7 +187,7 @@ impl ScriptedSession<'_> {
                 (Vec::new(), response.usage, response.response_id)
             }
             calls => (
-                self.record_tool_calls(calls)?,
+                self.record_tool_calls(&turn.reasoning, calls)?,
                 Some(TokenUsage::default()),
                 None,
             ),
@@ -372,9 +373,14 @@ impl ScriptedSession<'_> {
     /// recorded once the tools have run.
     fn record_tool_calls(
         &mut self,
+        reasoning: &[ScriptedReasoning],
         calls: &[ScriptedToolCall],
     ) -> Result<Vec<ResponseItem>, ScriptError> {
-        let mut items = Vec::with_capacity(calls.len());
+        let mut items: Vec<ResponseItem> = reasoning
+            .iter()
+            .map(ScriptedReasoning::to_response_item)
+            .collect();
+        items.reserve(calls.len());
         let mut outputs = Vec::new();
         for call in calls {
             let call_id = call

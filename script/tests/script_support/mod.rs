@@ -22,13 +22,14 @@ use codex_script::SessionEnvironment;
 use codex_script::run_script;
 
 /// Every example script, by file stem.
-pub const EXAMPLES: [&str; 6] = [
+pub const EXAMPLES: [&str; 7] = [
     "settings_changes",
     "cwd_agents_md",
     "model_switch",
     "compaction",
     "resume_after_model_change",
     "rollback",
+    "reasoning",
 ];
 
 pub fn examples_dir() -> PathBuf {
