@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use codex_config::ProjectDocsPolicy;
 use codex_context_fragments::fingerprint;
 use codex_core::ContextSource;
 use codex_core::FirstTurn;
@@ -28,6 +29,9 @@ pub struct Explanation {
     pub instructions: InstructionsExplanation,
     pub items: Vec<ItemExplanation>,
     pub agents_md: Vec<AgentsMdFile>,
+    /// Why no project AGENTS.md was read, when discovery skipped them (an untrusted project).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project_docs_skipped: Option<String>,
     pub warnings: Vec<String>,
     /// What the released CLI would do differently on the same folders, one line each.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -183,7 +187,18 @@ pub fn explain_first_turn(turn: &TurnContext, first: &FirstTurn) -> Explanation 
 
     let mut agents_md = Vec::new();
     let mut warnings = Vec::new();
+    let mut project_docs_skipped = None;
     if let Some(discovery) = &turn.agents_md {
+        project_docs_skipped = match discovery.project_docs_policy {
+            ProjectDocsPolicy::Discover => None,
+            ProjectDocsPolicy::SkipUntrustedProject => Some(format!(
+                "the project of {} is untrusted (trust_level = \"untrusted\" under [projects]): only the global AGENTS.md is read",
+                discovery.primary_cwd.as_ref().map_or_else(
+                    || "the working directory".to_string(),
+                    |cwd| cwd.display().to_string()
+                )
+            )),
+        };
         if let Some(global) = &discovery.global {
             agents_md.push(AgentsMdFile {
                 scope: "global",
@@ -221,6 +236,7 @@ pub fn explain_first_turn(turn: &TurnContext, first: &FirstTurn) -> Explanation 
         instructions,
         items,
         agents_md,
+        project_docs_skipped,
         warnings,
         notes,
     }
@@ -291,6 +307,9 @@ impl Explanation {
                 "    {} {} ({} bytes used{truncation})",
                 file.scope, file.path, file.bytes_used
             );
+        }
+        if let Some(reason) = &self.project_docs_skipped {
+            let _ = writeln!(out, "    project files not read: {reason}");
         }
         if !self.warnings.is_empty() {
             let _ = writeln!(out, "\nwarnings:");

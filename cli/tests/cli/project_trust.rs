@@ -77,3 +77,53 @@ fn an_untrusted_project_sends_only_the_global_instructions() {
         run.stdout
     );
 }
+
+#[test]
+fn explain_says_an_untrusted_projects_files_were_not_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join(".git")).expect("project");
+    write(&home, "AGENTS.md", "global instructions\n");
+    write(&project, "AGENTS.md", "project instructions\n");
+    write(
+        &home,
+        "config.toml",
+        &format!(
+            "[projects.\"{}\"]\ntrust_level = \"untrusted\"\n",
+            project.display()
+        ),
+    );
+    let mut args = vec![
+        "explain",
+        "--codex-home",
+        arg(&home),
+        "--cwd",
+        arg(&project),
+        "--model",
+        "gpt-5.5",
+        "--message",
+        "hello",
+    ];
+    args.extend_from_slice(&PINS);
+    let run = run(&args);
+    assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""), "{run:?}");
+    let tmp = dir.path().display().to_string();
+    let section = run
+        .stdout
+        .split("\nAGENTS.md files:\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\n").next())
+        .expect("the AGENTS.md section")
+        .replace(&tmp, "<TMP>");
+    insta::assert_snapshot!(section);
+
+    // Trusted, nothing is said about skipping.
+    let trusted = format!("projects.\"{}\".trust_level=trusted", project.display());
+    args.extend_from_slice(&["-c", &trusted]);
+    let run = crate::support::run(&args);
+    assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""), "{run:?}");
+    assert!(!run.stdout.contains("not read"), "{}", run.stdout);
+    let project_file = format!("project {}", project.join("AGENTS.md").display());
+    assert!(run.stdout.contains(&project_file), "{}", run.stdout);
+}
