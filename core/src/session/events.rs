@@ -11,6 +11,7 @@ pub(super) const USER_MESSAGE: &str = "user_message";
 pub(super) const AGENT_MESSAGE: &str = "agent_message";
 pub(super) const THREAD_ROLLED_BACK: &str = "thread_rolled_back";
 pub(super) const ITEM_COMPLETED: &str = "item_completed";
+pub(super) const CONTEXT_COMPACTED: &str = "context_compacted";
 
 /// What opens a turn of the main thread: the only trigger observed is `codex exec`'s.
 const TURN_TRIGGER_EXEC: &str = "exec";
@@ -227,4 +228,9 @@ pub(super) fn thread_rolled_back(turns: usize) -> Value {
         "type": THREAD_ROLLED_BACK,
         "num_turns": turns,
     })
+}
+
+/// A compaction task replaced the history (legacy rollouts).
+pub(super) fn context_compacted() -> Value {
+    json!({ "type": CONTEXT_COMPACTED })
 }
