@@ -117,6 +117,7 @@ pub use first_turn::build_first_turn_request;
 pub use request::ClientMetadata;
 pub use request::ClientSurface;
 pub use request::CompactionMetadata;
+pub use request::CompactionPhase;
 pub use request::ContentItemKindsPolicy;
 pub use request::HistoryInitialization;
 pub use request::INCLUDE_REASONING_ENCRYPTED_CONTENT;

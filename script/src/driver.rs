@@ -6,6 +6,7 @@
 //! the turn's position in the thread. A thread resumed from its rollout before turn k therefore
 //! draws exactly the ids it would have drawn running straight through.
 
+mod compaction;
 mod rollback;
 mod turn_flow;
 

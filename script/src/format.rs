@@ -63,8 +63,8 @@ pub struct TurnScript {
     pub reasoning: Vec<ScriptedReasoning>,
     /// The model's answer to the turn's request.
     pub assistant: AssistantReply,
-    /// Compact the history with this summary before the turn (`compact`).
-    pub compact: Option<String>,
+    /// Compact the history before the turn (`compact`).
+    pub compact: Option<Compaction>,
     /// Whether the session is rebuilt from its rollout before the turn (`resume`).
     pub continuity: SessionContinuity,
     /// Drop the newest N user turns before the turn (`rollback`): after a `resume`, before
@@ -83,6 +83,22 @@ pub enum AssistantReply {
     /// `assistant`: recorded as the model's output message.
     Scripted(String),
 }
+
+/// How a turn's `compact` compacts the history before it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Compaction {
+    /// `"compact": "summary"`: the history is rewritten with this summary at the start of the
+    /// turn; no request is sent and nothing but the `compacted` line is recorded.
+    Rewrite(String),
+    /// `"compact": {"summary": "summary"}`: a compaction task of its own before the turn, as
+    /// upstream's `/compact`: the summarization prompt is sent as a `/responses` request, the
+    /// reply (this summary, from a scripted responder) is recorded, then the `compacted` line
+    /// and the `context_compacted` event.
+    Task(String),
+}
+
+/// Keys of the object form of `compact`.
+pub const COMPACT_TASK_KEYS: &[&str] = &["summary"];
 
 /// How a turn follows the previous one.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -276,11 +292,34 @@ fn parse_turn(turn: &Value, location: &str, base_dir: &Path) -> Result<TurnScrip
             Some(value) => parse_reasoning(value, &format!("{location}.reasoning"))?,
         },
         assistant: text("assistant")?.map_or(AssistantReply::Absent, AssistantReply::Scripted),
-        compact: text("compact")?,
+        compact: parse_compact(turn.get("compact"), location)?,
         continuity,
         rollback,
         events: TurnEvents::parse(turn, location)?,
     })
+}
+
+/// `compact`: a summary string, or `{"summary": "…"}` for a compaction task.
+fn parse_compact(value: Option<&Value>, location: &str) -> Result<Option<Compaction>, ScriptError> {
+    let origin = format!("{location}.compact");
+    match value {
+        None => Ok(None),
+        Some(Value::String(summary)) => Ok(Some(Compaction::Rewrite(summary.clone()))),
+        Some(Value::Object(task)) => {
+            check_keys(task, COMPACT_TASK_KEYS, &origin)?;
+            match task.get("summary") {
+                Some(Value::String(summary)) => Ok(Some(Compaction::Task(summary.clone()))),
+                _ => Err(ScriptError::invalid(
+                    format!("{origin}.summary"),
+                    "must be the summary text (a string)",
+                )),
+            }
+        }
+        Some(_) => Err(ScriptError::invalid(
+            origin,
+            "must be a summary string or an object {\"summary\": \"…\"}",
+        )),
+    }
 }
 
 /// The first key of `object` (in file order) that is not in `known`, as an error.

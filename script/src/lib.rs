@@ -64,6 +64,7 @@ pub use events::TurnEnding;
 pub use events::TurnEvents;
 pub use events::UserShellCommandRun;
 pub use format::AssistantReply;
+pub use format::Compaction;
 pub use format::SCRIPT_KEYS;
 pub use format::Script;
 pub use format::SessionContinuity;

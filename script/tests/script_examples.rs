@@ -328,3 +328,33 @@ fn a_rollback_replays_the_context_updates_of_the_dropped_turn() {
             .all(|pair| pair[0] == "token_count")
     );
 }
+
+/// `compaction_task.json`: the compaction task's own request (the summarization prompt after the
+/// history, no tools) comes between the first and second turns' requests, and the turns after
+/// it start from the user's messages and the summary with full context again. (Not in
+/// `EXAMPLES`: the properties there pair each request with one script turn.)
+#[test]
+fn compaction_task_layout() {
+    let script = example("compaction_task");
+    let run = run(&script, ContextMode::Diffs);
+    assert_eq!(run.requests.len(), script.turns.len() + 1);
+    let compaction = &run.requests[1].body;
+    assert!(compaction.tools.as_ref().is_none_or(Vec::is_empty));
+    insta::assert_snapshot!(
+        "compaction_task",
+        render_requests_layout(&run.requests).unwrap()
+    );
+    let lines: Vec<String> = run
+        .rollout
+        .iter()
+        .map(|line| serde_json::to_value(line).unwrap())
+        .filter_map(|line| {
+            let kind = line["type"].as_str()?.to_string();
+            match line["payload"]["type"].as_str() {
+                Some(payload) if kind == "event_msg" => Some(payload.to_string()),
+                _ => Some(kind),
+            }
+        })
+        .collect();
+    insta::assert_snapshot!("compaction_task_rollout", lines.join("\n"));
+}

@@ -12,6 +12,7 @@ use codex_config::SkillToml;
 use codex_protocol::TrustLevel;
 use codex_script::AssistantReply;
 use codex_script::CodexHome;
+use codex_script::Compaction;
 use codex_script::Script;
 use codex_script::ScriptedReasoning;
 use codex_script::SessionContinuity;
@@ -71,14 +72,14 @@ fn every_turn_key_is_read() {
         (
             second.user.as_str(),
             &second.assistant,
-            second.compact.as_deref(),
+            second.compact.clone(),
             &second.continuity,
             &second.set
         ),
         (
             "two",
             &AssistantReply::Scripted("reply".to_string()),
-            Some("summary"),
+            Some(Compaction::Rewrite("summary".to_string())),
             &SessionContinuity::ResumeFromRollout {
                 restart: SettingsLayer::empty("script.json: turns[1].resume")
             },
@@ -586,4 +587,28 @@ fn a_resumed_workspace_write_sandbox_keeps_its_recorded_table() {
     )
     .unwrap();
     assert_eq!(config.sandbox_policy(), item.sandbox_policy);
+}
+
+#[test]
+fn compact_object_is_a_compaction_task() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("task.json");
+    std::fs::write(
+        &path,
+        r#"{"session": {}, "turns": [{"user": "a"}, {"compact": {"summary": "S"}, "user": "b"}]}"#,
+    )
+    .unwrap();
+    let script = Script::load(&path).unwrap();
+    assert_eq!(
+        script.turns[1].compact,
+        Some(Compaction::Task("S".to_string()))
+    );
+    std::fs::write(
+        &path,
+        r#"{"session": {}, "turns": [{"compact": {"sumary": "S"}, "user": "b"}]}"#,
+    )
+    .unwrap();
+    let error = Script::load(&path).unwrap_err().to_string();
+    assert!(error.contains("turns[0].compact"), "{error}");
+    assert!(error.contains("unknown key \"sumary\""), "{error}");
 }

@@ -8,6 +8,7 @@ use codex_inspect::LayoutOptions;
 use codex_inspect::LayoutText;
 use codex_inspect::render_layout;
 use codex_script::AssistantReply;
+use codex_script::Compaction;
 use codex_script::ContextMode;
 use codex_script::Script;
 use codex_script::ScriptRequest;
@@ -103,7 +104,7 @@ fn resending_full_context_differs_from_diffs_only_in_the_context_blocks() {
             let previous_output = script.turns[index - 1].reasoning.len() + 1;
             let resent = texts(full_request, previous_len + previous_output..input_len - 1);
             let mut compacted_here = script.clone();
-            compacted_here.turns[index].compact = Some("summary".to_string());
+            compacted_here.turns[index].compact = Some(Compaction::Rewrite("summary".to_string()));
             let compacted = run(&compacted_here, ContextMode::Diffs);
             let after_compaction = &compacted.requests[index];
             let summary_at = after_compaction

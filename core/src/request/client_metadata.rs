@@ -41,6 +41,16 @@ impl CompactionMetadata {
         phase: "mid_turn",
         strategy: "memento",
     };
+
+    /// Compaction the user asked for (`/compact`), run as a task of its own between turns and
+    /// summarised by the model over the Responses API.
+    pub const MANUAL_STANDALONE: Self = Self {
+        trigger: "manual",
+        reason: "user_requested",
+        implementation: "responses",
+        phase: "standalone_turn",
+        strategy: "memento",
+    };
 }
 
 /// The object encoded into `client_metadata["x-codex-turn-metadata"]`. Declaration order is

@@ -56,6 +56,24 @@ pub fn stamp_recorded_item(item: &mut ResponseItem, ids: &IdGenerator, turn_id: 
     }
 }
 
+/// Gives a message a new client-made id, replacing any it had: a compaction task's replacement
+/// history is recorded afresh, every message of it under a new id.
+pub fn assign_new_message_id(item: &mut ResponseItem, ids: &IdGenerator) {
+    match item {
+        ResponseItem::Message { id, .. } => *id = Some(ids.item_id(ItemIdPrefix::Message)),
+        ResponseItem::Reasoning { .. }
+        | ResponseItem::LocalShellCall { .. }
+        | ResponseItem::FunctionCall { .. }
+        | ResponseItem::FunctionCallOutput { .. }
+        | ResponseItem::CustomToolCall { .. }
+        | ResponseItem::CustomToolCallOutput { .. }
+        | ResponseItem::WebSearchCall { .. }
+        | ResponseItem::Compaction { .. }
+        | ResponseItem::AdditionalTools { .. }
+        | ResponseItem::Other(_) => {}
+    }
+}
+
 fn assign_missing_id(item: &mut ResponseItem, ids: &IdGenerator, prefix: ItemIdPrefix) {
     let slot = match item {
         ResponseItem::Message { id, .. }

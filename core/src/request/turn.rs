@@ -60,26 +60,47 @@ pub fn build_turn_request(
     )
 }
 
-/// The summary request of a local compaction in the middle of `turn` (upstream:
+/// When a local compaction runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompactionPhase {
+    /// Automatically, in the middle of a turn whose token usage passed the limit.
+    MidTurn,
+    /// As a task of its own between turns, because the user asked (`/compact`).
+    StandaloneTask,
+}
+
+impl CompactionPhase {
+    fn metadata(self) -> CompactionMetadata {
+        match self {
+            Self::MidTurn => CompactionMetadata::AUTO_MID_TURN,
+            Self::StandaloneTask => CompactionMetadata::MANUAL_STANDALONE,
+        }
+    }
+}
+
+/// The summary request of a local compaction in `turn` (upstream:
 /// `run_compact_task_inner_impl` in `codex-rs/core/src/compact.rs`): `input` is the history so
 /// far with the compaction prompt appended as a user message; the request offers no tools,
 /// disallows parallel tool calls and is marked `request_kind: compaction` with the compaction's
-/// details in the turn metadata.
+/// details (`phase`) in the turn metadata. A standalone compaction task is no root turn.
 pub fn build_compaction_request(
     turn: &TurnContext,
     input: Vec<ResponseItem>,
     ids: &IdGenerator,
     content_item_kinds: ContentItemKindsPolicy,
+    phase: CompactionPhase,
 ) -> Result<ResponsesRequest, TurnRequestError> {
     let mut metadata = turn_metadata(turn, ids);
     metadata.request_kind = RequestKind::Compaction;
     // A compaction request names no model or effort of its own.
     metadata.model = None;
     metadata.reasoning_effort = None;
-    metadata.compaction = Some(
-        serde_json::to_value(CompactionMetadata::AUTO_MID_TURN)
-            .map_err(TurnRequestError::TurnMetadata)?,
-    );
+    match phase {
+        CompactionPhase::MidTurn => {}
+        CompactionPhase::StandaloneTask => metadata.root_turn_id = None,
+    }
+    metadata.compaction =
+        Some(serde_json::to_value(phase.metadata()).map_err(TurnRequestError::TurnMetadata)?);
     build_request_with_metadata(
         turn,
         input,

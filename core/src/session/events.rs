@@ -13,6 +13,7 @@ pub(super) const AGENT_REASONING: &str = "agent_reasoning";
 pub(super) const AGENT_REASONING_RAW_CONTENT: &str = "agent_reasoning_raw_content";
 pub(super) const THREAD_ROLLED_BACK: &str = "thread_rolled_back";
 pub(super) const ITEM_COMPLETED: &str = "item_completed";
+pub(super) const CONTEXT_COMPACTED: &str = "context_compacted";
 
 /// What opens a turn of the main thread: the only trigger observed is `codex exec`'s.
 const TURN_TRIGGER_EXEC: &str = "exec";
@@ -258,4 +259,9 @@ pub(super) fn thread_rolled_back(turns: usize) -> Value {
         "type": THREAD_ROLLED_BACK,
         "num_turns": turns,
     })
+}
+
+/// A compaction task replaced the history (legacy rollouts).
+pub(super) fn context_compacted() -> Value {
+    json!({ "type": CONTEXT_COMPACTED })
 }

@@ -417,14 +417,22 @@ impl<S: RolloutSink> Session<S> {
         }
     }
 
-    /// Records that a mid-turn compaction begun at `started_at_ms` (milliseconds since the
-    /// epoch) is done: a completed `ContextCompaction` item in a paginated rollout, nothing in
-    /// a legacy one.
-    pub fn record_context_compaction(&mut self, started_at_ms: i64) -> Result<(), SessionError> {
+    /// Records that a compaction begun at `started_at_ms` (milliseconds since the epoch) is
+    /// done: a completed `ContextCompaction` item in a paginated rollout; in a legacy one a
+    /// `context_compacted` event after a compaction task, nothing after a mid-turn compaction.
+    pub fn record_context_compaction(
+        &mut self,
+        started_at_ms: i64,
+        phase: crate::request::CompactionPhase,
+    ) -> Result<(), SessionError> {
+        use crate::request::CompactionPhase;
         let turn_id = self.active_turn_mut()?.turn_id.clone();
-        match self.history_mode {
-            HistoryMode::Legacy => Ok(()),
-            HistoryMode::Paginated => {
+        match (self.history_mode, phase) {
+            (HistoryMode::Legacy, CompactionPhase::MidTurn) => Ok(()),
+            (HistoryMode::Legacy, CompactionPhase::StandaloneTask) => {
+                self.persist_event(events::context_compacted())
+            }
+            (HistoryMode::Paginated, _) => {
                 let item_id = self.ids.uuid_v7().to_string();
                 self.persist_completed_item(&turn_id, |at| {
                     events::context_compaction_completed(at, &item_id, started_at_ms)

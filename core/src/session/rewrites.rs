@@ -26,6 +26,7 @@ use crate::context::initial_context::build_initial_context_with_world_state;
 use crate::context::world_state_for_step::build_world_state_for_step;
 use crate::context_manager::RollbackOutcome;
 use crate::context_manager::full_world_state_item;
+use crate::request::assign_new_message_id;
 use crate::request::stamp_recorded_item;
 use crate::turn_context::TurnContext;
 use codex_fragments::compaction_summary::CompactionSummary;
@@ -92,6 +93,46 @@ impl<S: RolloutSink> Session<S> {
         // Turns recorded before the compaction can no longer be restored one by one.
         self.turn_checkpoints.clear();
         Ok(())
+    }
+
+    /// A compaction task's end (upstream: manual `/compact`, `run_compact_task` in
+    /// `codex-rs/core/src/compact.rs`), once the summary reply is recorded: like
+    /// [`Session::compact`] the history becomes the user's messages and the summary and the
+    /// next turn re-injects full context, but the `compacted` line names the context window the
+    /// compaction opens. Then a `token_count` with the usage recounted for the new history
+    /// (`usage` the thread's so far) and the compaction's completion (begun at
+    /// `started_at_ms`). Returns the recounted usage.
+    pub fn compact_task(
+        &mut self,
+        summary: &str,
+        turn: &TurnContext,
+        usage: Option<&TokenUsageInfo>,
+        started_at_ms: i64,
+    ) -> Result<TokenUsageInfo, SessionError> {
+        let (summary_text, mut replacement) = self.compacted_history(summary);
+        self.compactions += 1;
+        let window = CompactionWindow {
+            number: self.compactions,
+            first_id: turn.token_budget.first_window_id.clone(),
+            previous_id: turn.token_budget.window_id.clone(),
+            id: self.ids.uuid_v7().to_string(),
+        };
+        for item in &mut replacement {
+            assign_new_message_id(item, &self.ids);
+        }
+        self.persist_compacted(summary_text, &replacement, Some(window), None)?;
+        self.history.replace(replacement);
+        self.reference_context_item = None;
+        self.turn_checkpoints.clear();
+        let estimate = self.history.estimated_tokens(&self.base_instructions.text);
+        let window_size = turn.model.usable_context_window();
+        let token_usage = TokenUsageInfo::after_rewrite(usage, estimate, window_size);
+        self.record_token_count(Some(&token_usage))?;
+        self.record_context_compaction(
+            started_at_ms,
+            crate::request::CompactionPhase::StandaloneTask,
+        )?;
+        Ok(token_usage)
     }
 
     /// Local compaction in the middle of `turn`, once the model wrote `summary` (upstream:

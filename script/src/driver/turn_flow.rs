@@ -48,6 +48,7 @@ use jiff::Timestamp;
 use super::RequestSink;
 use super::ScriptRequest;
 use super::ScriptedSession;
+use crate::Compaction;
 use crate::ScriptError;
 use crate::ScriptedReasoning;
 use crate::TurnResponder;
@@ -123,10 +124,17 @@ impl ScriptedSession<'_> {
         requests: &mut dyn RequestSink,
     ) -> Result<ScriptRequest, ScriptError> {
         seed_stream(&self.ids, config, IdStream::Turn(self.turns_started))?;
-        if let Some(summary) = &turn.compact {
-            self.session.compact(summary)?;
-            // A compacted history starts a new context window.
-            self.events.last_time_reminder = None;
+        match &turn.compact {
+            None => {}
+            Some(Compaction::Rewrite(summary)) => {
+                self.session.compact(summary)?;
+                // A compacted history starts a new context window.
+                self.events.last_time_reminder = None;
+            }
+            Some(Compaction::Task(summary)) => {
+                self.run_compaction_task(config, summary, responder, requests)?;
+                self.events.last_time_reminder = None;
+            }
         }
         match self.mode {
             super::ContextMode::Diffs => {}

@@ -13,6 +13,7 @@ use codex_client::ResponsesLite;
 use codex_client::StreamProgress;
 use codex_config::Config;
 use codex_context_fragments::ContextualUserFragment;
+use codex_core::CompactionPhase;
 use codex_core::ContentItemKindsPolicy;
 use codex_core::IdGenerator;
 use codex_core::ResponsesRequest;
@@ -127,8 +128,13 @@ fn compact_mid_turn<S: RolloutSink>(
     let started_at_ms = run.ids.now().as_millisecond();
     let mut input = session.build_prompt_input();
     input.push(CompactionPrompt::new(run.templates).into_response_item());
-    let request =
-        build_compaction_request(run.turn, input, run.ids, ContentItemKindsPolicy::Strip)?;
+    let request = build_compaction_request(
+        run.turn,
+        input,
+        run.ids,
+        ContentItemKindsPolicy::Strip,
+        CompactionPhase::MidTurn,
+    )?;
     let completed = send(run, &request, |_| {})?;
     // Upstream re-sends the running count when the summary response's rate-limit snapshot
     // arrives, before its output.
@@ -164,7 +170,7 @@ fn compact_mid_turn<S: RolloutSink>(
     info.model_context_window = window.or(info.model_context_window);
     usage = Some(info);
     session.record_token_count(usage.as_ref())?;
-    session.record_context_compaction(started_at_ms)?;
+    session.record_context_compaction(started_at_ms, CompactionPhase::MidTurn)?;
     Ok(usage)
 }
 
