@@ -149,6 +149,7 @@ pub use request::TurnTrigger;
 pub use request::build_compaction_request;
 pub use request::build_responses_request;
 pub use request::build_turn_request;
+pub use request::last_assistant_text;
 pub use request::lite_catalog_tools;
 pub use request::lite_prefix_items;
 pub use request::prepare_outgoing_items;

@@ -52,4 +52,5 @@ pub use turn::CompactionPhase;
 pub use turn::TurnRequestError;
 pub use turn::build_compaction_request;
 pub use turn::build_turn_request;
+pub use turn::last_assistant_text;
 pub use turn::turn_metadata;

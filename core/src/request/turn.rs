@@ -2,6 +2,7 @@
 //! of a thread (first turns, scripted sessions, `send`) is built here, so they cannot drift
 //! apart.
 
+use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
 use codex_protocol::SandboxPolicy;
 
@@ -213,3 +214,29 @@ pub fn turn_metadata(turn: &TurnContext, ids: &IdGenerator) -> TurnMetadata {
 #[cfg(test)]
 #[path = "turn_tests.rs"]
 mod tests;
+
+/// The text of the newest assistant message among `items` (upstream's
+/// `get_last_assistant_message_from_turn`): what a compaction's reply gives as its summary;
+/// empty without one.
+pub fn last_assistant_text(items: &[ResponseItem]) -> String {
+    items
+        .iter()
+        .rev()
+        .find_map(|item| match item {
+            ResponseItem::Message { role, content, .. } if role == "assistant" => {
+                Some(content.iter().filter_map(ContentItem::text).collect())
+            }
+            ResponseItem::Message { .. }
+            | ResponseItem::Reasoning { .. }
+            | ResponseItem::LocalShellCall { .. }
+            | ResponseItem::FunctionCall { .. }
+            | ResponseItem::FunctionCallOutput { .. }
+            | ResponseItem::CustomToolCall { .. }
+            | ResponseItem::CustomToolCallOutput { .. }
+            | ResponseItem::WebSearchCall { .. }
+            | ResponseItem::Compaction { .. }
+            | ResponseItem::AdditionalTools { .. }
+            | ResponseItem::Other(_) => None,
+        })
+        .unwrap_or_default()
+}

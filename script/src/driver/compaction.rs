@@ -10,8 +10,6 @@ use codex_core::CompactionPhase;
 use codex_core::ContentItemKindsPolicy;
 use codex_core::build_compaction_request;
 use codex_fragments::compaction_prompt::CompactionPrompt;
-use codex_protocol::ContentItem;
-use codex_protocol::ResponseItem;
 use codex_protocol::rollout::TokenUsageInfo;
 
 use super::RequestSink;
@@ -60,7 +58,7 @@ impl ScriptedSession<'_> {
         let response = responder.respond(&task, &request.body)?;
         // The running count is recorded again as the reply starts arriving.
         self.session.record_token_count(self.token_usage.as_ref())?;
-        let written = last_assistant_text(&response.items);
+        let written = codex_core::last_assistant_text(&response.items);
         self.session.record_compaction_reply(response.items)?;
         if let Some(usage) = response.usage {
             let info = TokenUsageInfo::after_response(
@@ -86,18 +84,4 @@ impl ScriptedSession<'_> {
         self.session.complete_turn()?;
         Ok(())
     }
-}
-
-/// The text of the newest assistant message among `items`; empty without one.
-fn last_assistant_text(items: &[ResponseItem]) -> String {
-    items
-        .iter()
-        .rev()
-        .find_map(|item| match item {
-            ResponseItem::Message { role, content, .. } if role == "assistant" => {
-                Some(content.iter().filter_map(ContentItem::text).collect())
-            }
-            _ => None,
-        })
-        .unwrap_or_default()
 }

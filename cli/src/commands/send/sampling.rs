@@ -26,7 +26,6 @@ use codex_core::build_turn_request;
 use codex_core::estimated_tokens;
 use codex_fragments::compaction_prompt::CompactionPrompt;
 use codex_prompts::TemplateSet;
-use codex_protocol::ContentItem;
 use codex_protocol::ResponseItem;
 use codex_protocol::rollout::TokenUsage;
 use codex_protocol::rollout::TokenUsageInfo;
@@ -139,7 +138,7 @@ fn compact_mid_turn<S: RolloutSink>(
     // Upstream re-sends the running count when the summary response's rate-limit snapshot
     // arrives, before its output.
     session.record_token_count(usage.as_ref())?;
-    let summary = assistant_text(&completed.items);
+    let summary = codex_core::last_assistant_text(&completed.items);
     // The summary reply is recorded in history (no agent message: it is not the turn's answer)
     // and then replaced with the rest.
     session.record_compaction_reply(completed.items)?;
@@ -220,22 +219,4 @@ fn is_model_generated(item: &ResponseItem) -> bool {
         | ResponseItem::AdditionalTools { .. }
         | ResponseItem::Other(_) => false,
     }
-}
-
-/// The text of the newest assistant message among `items` (upstream's
-/// `get_last_assistant_message_from_turn`); empty without one.
-fn assistant_text(items: &[ResponseItem]) -> String {
-    items
-        .iter()
-        .rev()
-        .find_map(|item| {
-            if let ResponseItem::Message { role, content, .. } = item
-                && role == "assistant"
-            {
-                Some(content.iter().filter_map(ContentItem::text).collect())
-            } else {
-                None
-            }
-        })
-        .unwrap_or_default()
 }
