@@ -28,6 +28,32 @@ fn error(text: &str) -> String {
         .to_string()
 }
 
+/// The environment a script's settings load in: `folder` as the current directory, the
+/// captures' clock and shell.
+fn script_env(folder: &Path) -> ConfigEnv {
+    ConfigEnv {
+        codex_home: None,
+        home_dir: None,
+        current_dir: Some(folder.to_path_buf()),
+        shell: Some("bash".to_string()),
+        tz: None,
+        system_timezone: Some("UTC".to_string()),
+        now: "2026-11-30T07:00:00Z".parse().unwrap(),
+    }
+}
+
+/// The configuration `layers` give in `env`, isolated from the machine's CODEX_HOME.
+fn load(env: &ConfigEnv, layers: &[&SettingsLayer]) -> codex_config::Config {
+    load_script_config(
+        layers,
+        &CodexHome::Isolated,
+        ExtensionHost::Library,
+        env,
+        "script.json",
+    )
+    .unwrap()
+}
+
 #[test]
 fn every_turn_key_is_read() {
     let script = Script::parse(
@@ -381,23 +407,8 @@ fn script_skill_paths_resolve_against_the_script_folder() {
         folder.path(),
     )
     .unwrap();
-    let env = ConfigEnv {
-        codex_home: None,
-        home_dir: None,
-        current_dir: Some(folder.path().to_path_buf()),
-        shell: Some("bash".to_string()),
-        tz: None,
-        system_timezone: Some("UTC".to_string()),
-        now: "2026-11-30T07:00:00Z".parse().unwrap(),
-    };
-    let config = load_script_config(
-        &[&layer],
-        &CodexHome::Isolated,
-        ExtensionHost::Library,
-        &env,
-        "script.json",
-    )
-    .unwrap();
+    let env = script_env(folder.path());
+    let config = load(&env, &[&layer]);
     assert_eq!(
         config.skills.map(|skills| skills.host),
         Some(vec![SkillToml {
@@ -430,27 +441,8 @@ fn script_project_paths_resolve_against_the_script_folder() {
         folder.path(),
     )
     .unwrap();
-    let env = ConfigEnv {
-        codex_home: None,
-        home_dir: None,
-        current_dir: Some(folder.path().to_path_buf()),
-        shell: Some("bash".to_string()),
-        tz: None,
-        system_timezone: Some("UTC".to_string()),
-        now: "2026-11-30T07:00:00Z".parse().unwrap(),
-    };
-    let trust = |layers: &[&SettingsLayer]| {
-        load_script_config(
-            layers,
-            &CodexHome::Isolated,
-            ExtensionHost::Library,
-            &env,
-            "script.json",
-        )
-        .unwrap()
-        .active_project
-        .trust_level
-    };
+    let env = script_env(folder.path());
+    let trust = |layers: &[&SettingsLayer]| load(&env, layers).active_project.trust_level;
     assert_eq!(trust(&[&session]), Some(TrustLevel::Trusted));
     // A later `--set` of one project's trust wins over the session's.
     let set = SettingsLayer::from_assignments(
@@ -488,26 +480,8 @@ fn script_writable_roots_resolve_against_the_script_folder() {
         folder.path(),
     )
     .unwrap();
-    let env = ConfigEnv {
-        codex_home: None,
-        home_dir: None,
-        current_dir: Some(folder.path().to_path_buf()),
-        shell: Some("bash".to_string()),
-        tz: None,
-        system_timezone: Some("UTC".to_string()),
-        now: "2026-11-30T07:00:00Z".parse().unwrap(),
-    };
-    let settings = |layers: &[&SettingsLayer]| {
-        load_script_config(
-            layers,
-            &CodexHome::Isolated,
-            ExtensionHost::Library,
-            &env,
-            "script.json",
-        )
-        .unwrap()
-        .sandbox_workspace_write
-    };
+    let env = script_env(folder.path());
+    let settings = |layers: &[&SettingsLayer]| load(&env, layers).sandbox_workspace_write;
     assert_eq!(
         settings(&[&session]),
         SandboxWorkspaceWrite {
@@ -569,23 +543,8 @@ fn a_resumed_workspace_write_sandbox_keeps_its_recorded_table() {
     }))
     .unwrap();
     let recorded = SettingsLayer::recorded("rollout.jsonl", &item).unwrap();
-    let env = ConfigEnv {
-        codex_home: None,
-        home_dir: None,
-        current_dir: Some(folder.path().to_path_buf()),
-        shell: Some("bash".to_string()),
-        tz: None,
-        system_timezone: Some("UTC".to_string()),
-        now: "2026-11-30T07:00:00Z".parse().unwrap(),
-    };
-    let config = load_script_config(
-        &[&recorded],
-        &CodexHome::Isolated,
-        ExtensionHost::Library,
-        &env,
-        "script.json",
-    )
-    .unwrap();
+    let env = script_env(folder.path());
+    let config = load(&env, &[&recorded]);
     assert_eq!(config.sandbox_policy(), item.sandbox_policy);
 }
 

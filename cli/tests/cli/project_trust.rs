@@ -2,40 +2,23 @@
 //! AGENTS.md is left out, the global instructions stay, and the trust defaults reach the
 //! permissions text.
 
+use std::path::Path;
+use std::path::PathBuf;
+
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
 use crate::support::PINS;
 use crate::support::arg;
+use crate::support::message_blocks;
 use crate::support::run;
 use crate::support::write;
 
-/// Every message of the first request's input, one `role: text` block per content entry.
-fn messages(body: &Value) -> String {
-    body["input"]
-        .as_array()
-        .expect("input")
-        .iter()
-        .filter(|item| item["type"] == "message")
-        .flat_map(|item| {
-            let role = item["role"].as_str().unwrap_or_default().to_string();
-            item["content"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(move |content| {
-                    format!("{role}: {}", content["text"].as_str().unwrap_or_default())
-                })
-        })
-        .collect::<Vec<_>>()
-        .join("\n---\n")
-}
-
-#[test]
-fn an_untrusted_project_sends_only_the_global_instructions() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
+/// A CODEX_HOME and a project, each with an AGENTS.md, the project untrusted in config.toml;
+/// returns (home, project).
+fn untrusted_project(dir: &Path) -> (PathBuf, PathBuf) {
+    let home = dir.join("home");
+    let project = dir.join("project");
     std::fs::create_dir_all(project.join(".git")).expect("project");
     write(&home, "AGENTS.md", "global instructions\n");
     write(&project, "AGENTS.md", "project instructions\n");
@@ -47,6 +30,13 @@ fn an_untrusted_project_sends_only_the_global_instructions() {
             project.display()
         ),
     );
+    (home, project)
+}
+
+#[test]
+fn an_untrusted_project_sends_only_the_global_instructions() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (home, project) = untrusted_project(dir.path());
     let mut args = vec![
         "request",
         "--codex-home",
@@ -62,7 +52,9 @@ fn an_untrusted_project_sends_only_the_global_instructions() {
     let run = run(&args);
     assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""), "{run:?}");
     let body: Value = serde_json::from_str(&run.stdout).expect("JSON body");
-    let text = messages(&body).replace(&dir.path().display().to_string(), "<TMP>");
+    let text = message_blocks(&body)
+        .join("\n---\n")
+        .replace(&dir.path().display().to_string(), "<TMP>");
     assert!(!text.contains("project instructions"), "{text}");
     insta::assert_snapshot!(text);
 
@@ -81,19 +73,7 @@ fn an_untrusted_project_sends_only_the_global_instructions() {
 #[test]
 fn explain_says_an_untrusted_projects_files_were_not_read() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let home = dir.path().join("home");
-    let project = dir.path().join("project");
-    std::fs::create_dir_all(project.join(".git")).expect("project");
-    write(&home, "AGENTS.md", "global instructions\n");
-    write(&project, "AGENTS.md", "project instructions\n");
-    write(
-        &home,
-        "config.toml",
-        &format!(
-            "[projects.\"{}\"]\ntrust_level = \"untrusted\"\n",
-            project.display()
-        ),
-    );
+    let (home, project) = untrusted_project(dir.path());
     let mut args = vec![
         "explain",
         "--codex-home",

@@ -178,3 +178,23 @@ pub fn headless_chromium() -> std::process::Command {
     ]);
     command
 }
+
+/// Every message of a request body's input, one `role: text` block per content entry.
+pub fn message_blocks(body: &serde_json::Value) -> Vec<String> {
+    body["input"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|item| item["type"] == "message")
+        .flat_map(|item| {
+            let role = item["role"].as_str().unwrap_or_default().to_string();
+            item["content"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(move |content| {
+                    format!("{role}: {}", content["text"].as_str().unwrap_or_default())
+                })
+        })
+        .collect()
+}

@@ -7,31 +7,9 @@ use serde_json::Value;
 
 use crate::support::PINS;
 use crate::support::arg;
+use crate::support::message_blocks;
 use crate::support::run;
 use crate::support::write;
-
-/// The first request's developer and contextual user messages, one `role: text` block per
-/// content entry (the user's own message left out).
-fn context_messages(body: &Value) -> String {
-    body["input"]
-        .as_array()
-        .expect("input")
-        .iter()
-        .filter(|item| item["type"] == "message")
-        .flat_map(|item| {
-            let role = item["role"].as_str().unwrap_or_default().to_string();
-            item["content"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(move |content| {
-                    format!("{role}: {}", content["text"].as_str().unwrap_or_default())
-                })
-        })
-        .filter(|block| block != "user: hello")
-        .collect::<Vec<_>>()
-        .join("\n---\n")
-}
 
 #[test]
 fn extra_writable_roots_and_network_reach_the_first_request() {
@@ -70,7 +48,12 @@ fn extra_writable_roots_and_network_reach_the_first_request() {
         "{from_file:?}"
     );
     let body: Value = serde_json::from_str(&from_file.stdout).expect("JSON body");
-    let text = context_messages(&body).replace(&dir.path().display().to_string(), "<TMP>");
+    let text = message_blocks(&body)
+        .into_iter()
+        .filter(|block| block != "user: hello")
+        .collect::<Vec<_>>()
+        .join("\n---\n")
+        .replace(&dir.path().display().to_string(), "<TMP>");
     insta::assert_snapshot!(text);
 
     // The same settings through `-c`, with no config.toml, give the same request.
