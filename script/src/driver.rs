@@ -7,6 +7,7 @@
 //! draws exactly the ids it would have drawn running straight through.
 
 mod compaction;
+mod fork;
 mod rollback;
 mod turn_flow;
 
@@ -264,10 +265,23 @@ impl<'env> ScriptedSession<'env> {
         parent: LoadedRollout,
         point: ForkPoint,
         config: &Config,
-        mut sink: ScriptSink,
+        sink: ScriptSink,
         mode: ContextMode,
     ) -> Result<Self, ScriptError> {
         let ids = identity_stream(config)?;
+        Self::fork_with_ids(env, ids, parent, point, config, sink, mode)
+    }
+
+    /// [`ScriptedSession::fork`] with the child's identity drawn from `ids`.
+    fn fork_with_ids(
+        env: &'env SessionEnvironment,
+        ids: Arc<IdGenerator>,
+        parent: LoadedRollout,
+        point: ForkPoint,
+        config: &Config,
+        mut sink: ScriptSink,
+        mode: ContextMode,
+    ) -> Result<Self, ScriptError> {
         let parent_meta = first_session_meta(&parent);
         let recorded = parent_meta.and_then(|meta| meta.base_instructions.clone());
         let parent_id = parent_meta.map(|meta| meta.id.clone());
@@ -321,21 +335,7 @@ impl<'env> ScriptedSession<'env> {
         let mode = self.mode;
         let earlier_lines = self.earlier_lines;
         let mut sink = self.session.into_sink();
-        let mut earlier = Vec::new();
-        for line in &earlier_lines {
-            serde_json::to_writer(&mut earlier, line)
-                .map_err(|error| ScriptError::Reload(error.into()))?;
-            earlier.push(b'\n');
-        }
-        let loaded = match sink.read_back(&earlier).map_err(ScriptError::Reload)? {
-            Some(text) => codex_rollout::parse_rollout(text).map_err(ScriptError::Reload)?,
-            None => {
-                return Err(ScriptError::Reload(std::io::Error::other(
-                    "the session keeps no copy of them",
-                )));
-            }
-        };
-        drop(earlier);
+        let loaded = read_thread(&earlier_lines, &mut sink)?;
         let resumed = ResumedRollout::of_lines(&loaded.lines);
         drop(loaded);
         let mut session = Self::resume(env, resumed, config, sink, mode)?;
@@ -634,5 +634,25 @@ fn session_init(
         ids: Arc::clone(ids),
         history_mode,
         release,
+    }
+}
+
+/// Every line of a thread: `earlier_lines` (written before this process) and the copy `sink`
+/// keeps of the rest, read back as a rollout file of them would be.
+fn read_thread(
+    earlier_lines: &[RolloutLine],
+    sink: &mut ScriptSink,
+) -> Result<LoadedRollout, ScriptError> {
+    let mut earlier = Vec::new();
+    for line in earlier_lines {
+        serde_json::to_writer(&mut earlier, line)
+            .map_err(|error| ScriptError::Reload(error.into()))?;
+        earlier.push(b'\n');
+    }
+    match sink.read_back(&earlier).map_err(ScriptError::Reload)? {
+        Some(text) => codex_rollout::parse_rollout(text).map_err(ScriptError::Reload),
+        None => Err(ScriptError::Reload(std::io::Error::other(
+            "the session keeps no copy of them",
+        ))),
     }
 }

@@ -1,16 +1,18 @@
 //! The script file: `{"session": {CONFIG}, "turns": [TURN, …]}` where a turn is
 //! `{"set": {CONFIG}, "user": "text", "reasoning": {REASONING}, "assistant": "reply",
-//! "compact": "summary", "resume": true, "rollback": N}` and CONFIG holds config.toml keys. `set` may also be an array of CONFIG objects (several
+//! "compact": "summary", "resume": true, "rollback": N, "fork": true}` and CONFIG holds config.toml keys. `set` may also be an array of CONFIG objects (several
 //! settings operations in a row), and `resume` a CONFIG object (the settings the restarted
 //! process runs with). Keys are checked strictly: an unknown one is an error that names it and
 //! where it is (`script.json: turns[2]: unknown key "asistant"`). REASONING is described in
-//! [`ScriptedReasoning`](super::ScriptedReasoning). A turn may also carry events
+//! [`ScriptedReasoning`](super::ScriptedReasoning). A step `{"fork": …}` without `user`
+//! forks the thread and runs no turn (see [`ForkStep`]). A turn may also carry events
 //! (`shell`, `tool_calls`, `interrupt`, …): see [`TurnEvents`].
 
 use std::num::NonZeroUsize;
 use std::path::Path;
 use std::path::PathBuf;
 
+use codex_rollout::ForkPoint;
 use serde_json::Map;
 use serde_json::Value;
 
@@ -32,6 +34,7 @@ pub const TURN_KEYS: &[&str] = &[
     "compact",
     "resume",
     "rollback",
+    "fork",
 ];
 
 /// A parsed script.
@@ -72,6 +75,29 @@ pub struct TurnScript {
     pub rollback: Option<NonZeroUsize>,
     /// What else happens around the turn (shell commands, reminders, tool calls, …).
     pub events: TurnEvents,
+    /// Fork the thread first (`fork`); the script goes on in the new thread.
+    pub fork: Option<ForkStep>,
+}
+
+/// `fork`: what upstream's thread fork does between turns. The current thread's rollout ends;
+/// a new thread (new id, `forked_from_id` naming the parent) starts a rollout of its own with
+/// its `session_meta`, the parent's lines up to the fork point, and the settings it runs with
+/// (`thread_settings_applied`). Later steps play in the new thread. `"fork": true` keeps the
+/// whole history; `"fork": N` cuts before the parent's N-th (0-based) user message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ForkStep {
+    pub point: ForkPoint,
+    /// Whether a turn follows in the new thread (the step has `user`) or not.
+    pub then: AfterFork,
+}
+
+/// What a fork step does once the new thread exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterFork {
+    /// The step's turn runs in the new thread.
+    RunTurn,
+    /// The step has no `user`: it only forks.
+    Nothing,
 }
 
 /// Where the model's output of a turn comes from.
@@ -129,6 +155,7 @@ impl TurnScript {
             continuity: SessionContinuity::Continue,
             rollback: None,
             events: TurnEvents::default(),
+            fork: None,
         }
     }
 }
@@ -200,6 +227,12 @@ impl Script {
                 "the thread has run no turn to roll back",
             ));
         }
+        if turns.first().is_some_and(|turn| turn.fork.is_some()) {
+            return Err(ScriptError::invalid(
+                format!("{name}: turns[0].fork"),
+                "the thread has run no turn to fork",
+            ));
+        }
         Ok(Script {
             name: name.to_string(),
             base_dir: base_dir.to_path_buf(),
@@ -223,8 +256,12 @@ fn parse_turn(turn: &Value, location: &str, base_dir: &Path) -> Result<TurnScrip
             "must be a string",
         )),
     };
-    let user =
-        text("user")?.ok_or_else(|| ScriptError::invalid(location, "missing key \"user\""))?;
+    let fork = parse_fork(turn, location)?;
+    let user = match (text("user")?, fork) {
+        (Some(user), _) => user,
+        (None, Some(_)) => String::new(),
+        (None, None) => return Err(ScriptError::invalid(location, "missing key \"user\"")),
+    };
     let set = match turn.get("set") {
         None => Vec::new(),
         Some(Value::Object(config)) => vec![SettingsLayer::from_json(
@@ -296,7 +333,47 @@ fn parse_turn(turn: &Value, location: &str, base_dir: &Path) -> Result<TurnScrip
         continuity,
         rollback,
         events: TurnEvents::parse(turn, location)?,
+        fork,
     })
+}
+
+/// `fork`: `true` (the whole history) or N (before the N-th user message). A step without
+/// `user` only forks and takes no other key; `resume` does not go with `fork`.
+fn parse_fork(turn: &Map<String, Value>, location: &str) -> Result<Option<ForkStep>, ScriptError> {
+    let origin = format!("{location}.fork");
+    let point = match turn.get("fork") {
+        None | Some(Value::Bool(false)) => return Ok(None),
+        Some(Value::Bool(true)) => ForkPoint::FullHistory,
+        Some(value) => value
+            .as_u64()
+            .and_then(|nth| usize::try_from(nth).ok())
+            .map(ForkPoint::BeforeUserMessage)
+            .ok_or_else(|| {
+                ScriptError::invalid(
+                    &origin,
+                    "must be true (the whole history) or the 0-based user message to cut before",
+                )
+            })?,
+    };
+    if turn.contains_key("resume") {
+        return Err(ScriptError::invalid(
+            origin,
+            "a fork starts a new thread: resume it in a later turn, not with the fork",
+        ));
+    }
+    let then = match turn.contains_key("user") {
+        true => AfterFork::RunTurn,
+        false => {
+            if let Some(key) = turn.keys().find(|key| key.as_str() != "fork") {
+                return Err(ScriptError::invalid(
+                    location,
+                    format!("a fork step without \"user\" runs no turn: unexpected key \"{key}\""),
+                ));
+            }
+            AfterFork::Nothing
+        }
+    };
+    Ok(Some(ForkStep { point, then }))
 }
 
 /// `compact`: a summary string, or `{"summary": "…"}` for a compaction task.

@@ -4,6 +4,7 @@ use codex_protocol::RolloutLine;
 use codex_rollout::LoadedRollout;
 use codex_rollout::ResumedRollout;
 
+use super::AfterFork;
 use super::ContextMode;
 use super::RequestSink;
 use super::Script;
@@ -22,8 +23,19 @@ use super::load_config;
 pub struct ScriptRun {
     /// One request per turn run, in order.
     pub requests: Vec<ScriptRequest>,
-    /// Every rollout line this run wrote, in order.
+    /// Every rollout line this run wrote to the script's first thread, in order.
     pub rollout: Vec<RolloutLine>,
+    /// The rollout of each thread a `fork` step started, in the order they were forked.
+    pub forks: Vec<Vec<RolloutLine>>,
+}
+
+/// The rollouts a script played: its first thread's and those of the threads it forked.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PlayedRollouts {
+    /// The lines written to the sink the run was given (the first thread's).
+    pub rollout: Vec<RolloutLine>,
+    /// Each forked thread's lines (kept in memory), in the order they were forked.
+    pub forks: Vec<Vec<RolloutLine>>,
 }
 
 /// How a run starts.
@@ -49,13 +61,18 @@ pub fn run_script(
     responder: &mut dyn TurnResponder,
 ) -> Result<ScriptRun, ScriptError> {
     let mut requests = Vec::new();
-    let rollout = play_script(script, env, start, sink, mode, responder, &mut requests)?;
-    Ok(ScriptRun { requests, rollout })
+    let played = play_script(script, env, start, sink, mode, responder, &mut requests)?;
+    Ok(ScriptRun {
+        requests,
+        rollout: played.rollout,
+        forks: played.forks,
+    })
 }
 
 /// Runs `script` from `start` to its end; each request goes to `requests` as it is produced,
 /// rollout lines go to `sink`, which is finished (a new rollout file renamed into place) once
-/// the last turn ran. Returns the rollout lines written.
+/// the last turn ran. Returns the rollout lines written: a `fork` step finishes the current
+/// thread's sink and goes on in a new thread whose lines are kept in memory.
 ///
 /// The thread is created under the script's `session` settings (and a first turn's `resume`
 /// settings), as upstream creates a thread from configuration: a first turn's `set` is then
@@ -63,6 +80,7 @@ pub fn run_script(
 /// it was created with. Before each turn, the settings of a `resume` object apply first (the
 /// restarted process's configuration), then its `rollback` drops user turns, then each `set`
 /// operation applies in order; turn `i` runs under `session` and everything turns `0..=i` set.
+/// A `fork` comes before all of these.
 pub fn play_script(
     script: &Script,
     env: &SessionEnvironment,
@@ -71,7 +89,7 @@ pub fn play_script(
     mode: ContextMode,
     responder: &mut dyn TurnResponder,
     requests: &mut dyn RequestSink,
-) -> Result<Vec<RolloutLine>, ScriptError> {
+) -> Result<PlayedRollouts, ScriptError> {
     let first_turn = match start {
         ScriptStart::Beginning => 0,
         ScriptStart::Resume { turn, .. } => turn,
@@ -84,6 +102,9 @@ pub fn play_script(
         layers.extend(&turn.set);
     }
     let mut state = RunState::Pending(sink);
+    // The first thread's lines once a fork ended it, then each forked thread's.
+    let mut first: Option<Vec<RolloutLine>> = None;
+    let mut forks = Vec::new();
     for (index, turn) in script.turns.iter().enumerate().skip(first_turn) {
         let location = format!("{}: turns[{index}]", script.name);
         if let SessionContinuity::ResumeFromRollout { restart } = &turn.continuity {
@@ -117,6 +138,19 @@ pub fn play_script(
                 session
             }
         };
+        if let Some(fork) = turn.fork {
+            let (finished, child) =
+                session.fork_thread(&config, fork.point, ScriptSink::memory())?;
+            match first {
+                None => first = Some(finished),
+                Some(_) => forks.push(finished),
+            }
+            session = child;
+            if fork.then == AfterFork::Nothing {
+                state = RunState::Running(Box::new(session));
+                continue;
+            }
+        }
         if let Some(turns) = turn.rollback {
             session = session.rollback(&config, turns.get())?;
         }
@@ -139,7 +173,17 @@ pub fn play_script(
         RunState::Pending(sink) => sink,
         RunState::Running(session) => session.into_sink(),
     };
-    Ok(sink.finish()?)
+    let lines = sink.finish()?;
+    Ok(match first {
+        None => PlayedRollouts {
+            rollout: lines,
+            forks,
+        },
+        Some(rollout) => {
+            forks.push(lines);
+            PlayedRollouts { rollout, forks }
+        }
+    })
 }
 
 /// Before the first turn run the sink waits; afterwards the session owns it.

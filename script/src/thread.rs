@@ -25,6 +25,12 @@ const KNOWN_UNTYPED_LINE_TYPES: [&str; 2] = [EVENT_MSG_LINE_TYPE, "token_usage_r
 pub(super) enum IdStream {
     Identity,
     Turn(usize),
+    /// A thread forked off a thread that had started `turn` turns and descends from `depth`
+    /// threads (its parent's `session_meta` lines).
+    Fork {
+        depth: usize,
+        turn: usize,
+    },
 }
 
 pub(super) fn first_session_meta(rollout: &LoadedRollout) -> Option<&SessionMeta> {
@@ -78,17 +84,25 @@ pub(super) fn seed_stream(
     let Some(seed) = config.seed else {
         return Ok(());
     };
-    let number: u64 = match stream {
-        IdStream::Identity => 0,
-        IdStream::Turn(position) => u64::try_from(position)
-            .unwrap_or(u64::MAX)
-            .saturating_add(1),
+    let count = |value: usize| u64::try_from(value).unwrap_or(u64::MAX);
+    // The stream number the seed mixes in, and the hour its clock starts at.
+    let (number, hour): (u64, u64) = match stream {
+        IdStream::Identity => (0, 0),
+        IdStream::Turn(position) => {
+            let number = count(position).saturating_add(1);
+            (number, number)
+        }
+        // Above every turn's number; the clock is that of the turn it precedes.
+        IdStream::Fork { depth, turn } => (
+            (count(depth) << 32) | count(turn).saturating_add(1),
+            count(turn).saturating_add(1),
+        ),
     };
     let clock_error = || ScriptError::Clock {
         date: config.current_date.clone(),
     };
     let midnight = seeded_clock_start(&config.current_date).ok_or_else(clock_error)?;
-    let hours = i64::try_from(number).map_err(|_| clock_error())?;
+    let hours = i64::try_from(hour).map_err(|_| clock_error())?;
     let start = midnight
         .checked_add(jiff::SignedDuration::from_hours(hours))
         .map_err(|_| clock_error())?;

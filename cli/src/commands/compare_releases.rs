@@ -77,7 +77,8 @@ fn play(path: &Path, release: CodexRelease, catalog: &CatalogArgs) -> anyhow::Re
         &mut ScriptedReplies,
         &mut requests,
     )
-    .with_context(|| format!("release {}", release.name()))?;
+    .with_context(|| format!("release {}", release.name()))?
+    .rollout;
     let requests = requests
         .iter()
         .map(|request| serde_json::to_value(&request.body))

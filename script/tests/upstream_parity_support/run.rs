@@ -136,13 +136,39 @@ fn compare_scenario(
     let capture = fixtures.join("captures").join(name);
     let mut theirs = load_compare_input(&capture, &codex_inspect::InspectOptions::new(catalog))
         .map_err(|error| error.to_string())?;
-    theirs.rollout =
-        Some(read_rollout(&captured_rollout(&capture)?, None).map_err(|e| e.to_string())?);
+    let mut captured = captured_rollouts(&capture)?.into_iter();
+    let first = captured
+        .next()
+        .ok_or_else(|| format!("{}: no rollout file", capture.display()))?;
+    theirs.rollout = Some(read_rollout(&first, None).map_err(|e| e.to_string())?);
     let report = compare_inputs(&ours, &theirs, ProseMode::Ignore);
-    let (requests, rollout): (Vec<Difference>, Vec<Difference>) = report
+    let (requests, mut rollout): (Vec<Difference>, Vec<Difference>) = report
         .differences
         .into_iter()
         .partition(|difference| difference.request.is_some());
+    // The threads the script forked, in order, against the capture's other rollouts (file
+    // names sort in creation order): their shapes only, the requests are compared above.
+    let captured: Vec<PathBuf> = captured.collect();
+    if captured.len() != run.forks.len() {
+        return Err(format!(
+            "the capture has {} forked rollout files, the script forks {} threads",
+            captured.len(),
+            run.forks.len()
+        ));
+    }
+    for (path, lines) in captured.iter().zip(&run.forks) {
+        let only_rollout = |rollout| CompareInput {
+            kind: InputKind::RequestLines,
+            requests: Vec::new(),
+            rollout: Some(rollout),
+        };
+        let report = compare_inputs(
+            &only_rollout(rollout_of(lines)?),
+            &only_rollout(read_rollout(path, None).map_err(|e| e.to_string())?),
+            ProseMode::Ignore,
+        );
+        rollout.extend(report.differences);
+    }
     Ok((findings(requests), findings(rollout)))
 }
 
@@ -156,9 +182,9 @@ fn rollout_of(lines: &[RolloutLine]) -> Result<LoadedRollout, String> {
     parse_rollout(text.as_slice()).map_err(|error| error.to_string())
 }
 
-/// The capture's one rollout file; a script plays one thread, so a capture with more (forks,
-/// sub-agents) cannot be paired.
-fn captured_rollout(capture: &Path) -> Result<PathBuf, String> {
+/// The capture's rollout files, sorted by name: the first thread's, then those of the threads
+/// forked off it (their names start with their creation time).
+fn captured_rollouts(capture: &Path) -> Result<Vec<PathBuf>, String> {
     let mut rollouts: Vec<PathBuf> = std::fs::read_dir(capture)
         .map_err(|error| format!("{}: {error}", capture.display()))?
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
@@ -167,12 +193,8 @@ fn captured_rollout(capture: &Path) -> Result<PathBuf, String> {
                 .is_some_and(|extension| extension == "jsonl")
         })
         .collect();
-    match rollouts.len() {
-        1 => Ok(rollouts.remove(0)),
-        count => Err(format!(
-            "the capture has {count} rollout files; a script plays one thread"
-        )),
-    }
+    rollouts.sort();
+    Ok(rollouts)
 }
 
 fn findings(differences: Vec<Difference>) -> Vec<Finding> {
