@@ -358,3 +358,37 @@ fn compaction_task_layout() {
         .collect();
     insta::assert_snapshot!("compaction_task_rollout", lines.join("\n"));
 }
+
+/// `fork.json`: each `fork` step ends the current thread's rollout and starts a new thread
+/// whose rollout opens with its own `session_meta` (naming its parent) and the parent's kept
+/// lines; the turn after the forks continues the second fork's history. (Not in `EXAMPLES`:
+/// a fork-only step sends no request.)
+#[test]
+fn fork_layout() {
+    let script = example("fork");
+    let run = run(&script, ContextMode::Diffs);
+    assert_eq!(run.requests.len(), 3);
+    assert_eq!(run.forks.len(), 2);
+    let shape = |lines: &[codex_protocol::RolloutLine]| -> Vec<String> {
+        lines
+            .iter()
+            .map(|line| serde_json::to_value(line).unwrap())
+            .map(|line| {
+                let kind = line["type"].as_str().unwrap_or_default().to_string();
+                match (kind.as_str(), &line["payload"]) {
+                    ("event_msg", payload) => payload["type"].as_str().unwrap_or_default().into(),
+                    ("session_meta", payload) => format!(
+                        "session_meta {} forked_from {}",
+                        payload["id"].as_str().unwrap_or_default(),
+                        payload["forked_from_id"].as_str().unwrap_or("-")
+                    ),
+                    _ => kind,
+                }
+            })
+            .collect()
+    };
+    let mut rollouts = vec![shape(&run.rollout).join("\n")];
+    rollouts.extend(run.forks.iter().map(|lines| shape(lines).join("\n")));
+    insta::assert_snapshot!("fork_rollouts", rollouts.join("\n---\n"));
+    insta::assert_snapshot!("fork", render_requests_layout(&run.requests).unwrap());
+}
