@@ -236,7 +236,7 @@ fn unknown_keys_are_named_with_their_place() {
     assert_eq!(
         error(r#"{"turns": [{"user": "a"}, {"user": "b"}, {"user": "c", "asistant": "d"}]}"#),
         "script.json: turns[2]: unknown key \"asistant\" (expected one of: set, user, \
-         reasoning, assistant, compact, resume, rollback, time_reminder, shell, interrupt, hook_context, \
+         reasoning, assistant, compact, resume, rollback, fork, time_reminder, shell, interrupt, hook_context, \
          additional_context, subagent_status, network_rule, approve_prefix, tool_calls)"
     );
     assert_eq!(
@@ -271,6 +271,29 @@ fn bad_values_are_named_with_their_place() {
         (
             r#"{"turns": [{"user": "a", "rollback": 1}]}"#.to_string(),
             "script.json: turns[0].rollback: the thread has run no turn to roll back".to_string(),
+        ),
+        (
+            r#"{"turns": [{"fork": true}]}"#.to_string(),
+            "script.json: turns[0].fork: the thread has run no turn to fork".to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a"}, {"fork": -1}]}"#.to_string(),
+            "script.json: turns[1].fork: must be true (the whole history) or the 0-based user \
+             message to cut before"
+                .to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a"}, {"fork": 0, "assistant": "b"}]}"#.to_string(),
+            "script.json: turns[1]: a fork step without \"user\" runs no turn: unexpected key \
+             \"assistant\""
+                .to_string(),
+        ),
+        (
+            r#"{"turns": [{"user": "a"}, {"fork": true, "resume": true, "user": "b"}]}"#
+                .to_string(),
+            "script.json: turns[1].fork: a fork starts a new thread: resume it in a later turn, \
+             not with the fork"
+                .to_string(),
         ),
         (
             r#"{"turns": [{"user": "a", "set": {"personality": "grumpy"}}]}"#.to_string(),

@@ -17,4 +17,5 @@ mod proxy_ui;
 pub mod request;
 pub mod send;
 pub mod session;
+mod session_forks;
 pub mod world_state;

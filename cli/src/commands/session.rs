@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::path::PathBuf;
 
+use super::session_forks::write_fork_rollouts;
 use anyhow::Context as _;
 use codex_config::ConfigEnv;
 use codex_config::ExtensionHost;
@@ -117,7 +118,8 @@ pub struct RunArgs {
     /// Also write the session's rollout here: line by line as it happens to a temporary file
     /// beside OUT.jsonl, renamed into place when the last turn ran (a failed run leaves OUT.jsonl
     /// as it was). An existing file is kept unless `--force` is given; never the script or the
-    /// catalog read.
+    /// catalog read. The threads `fork` steps start are written beside it, as
+    /// OUT.fork-1.jsonl, OUT.fork-2.jsonl, … in fork order.
     #[arg(long, value_name = "OUT.jsonl")]
     pub rollout: Option<PathBuf>,
 
@@ -274,10 +276,11 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
             .then(&SettingsLayer::release("--codex-version", release));
     }
     let script_catalog = script.session.path("model_catalog");
-    // A `resume` or `rollback` turn rebuilds the session from the lines written so far: they
-    // wait in a temporary file, never in memory.
+    // A `resume`, `rollback` or `fork` turn reads the lines written so far back: they wait in
+    // a temporary file, never in memory.
     let read_back = match script.turns.iter().any(|turn| {
         turn.rollback.is_some()
+            || turn.fork.is_some()
             || match turn.continuity {
                 SessionContinuity::Continue => false,
                 SessionContinuity::ResumeFromRollout { .. } => true,
@@ -344,7 +347,11 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
         &mut output,
     );
     output.progress.finish();
-    played?;
+    let played = played?;
+    if let Some(path) = &args.rollout {
+        let replacing = Replacing::WithForce { force: args.force };
+        write_fork_rollouts(path, &played.forks, replacing.existing())?;
+    }
     // The requests are on stdout already; the statistics follow them.
     Ok(match args.stats {
         true => format!("\n{}", render_request_stats(&output.tokens.finish())),

@@ -379,6 +379,40 @@ fn fork_truncates_before_a_turn() {
     );
 }
 
+/// A script's `fork` steps write each new thread's rollout beside `--rollout`, in fork order,
+/// each naming its parent; the last one goes on from the forked history.
+#[test]
+fn run_writes_forked_threads_beside_the_rollout() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rollout = recorded("fork", dir.path());
+    let meta = |path: &Path| -> Value {
+        let text = std::fs::read_to_string(path).expect("rollout");
+        serde_json::from_str(text.lines().next().expect("a line")).expect("JSON")
+    };
+    let parent = meta(&rollout);
+    let first = meta(&dir.path().join("fork.fork-1.jsonl"));
+    let second_path = dir.path().join("fork.fork-2.jsonl");
+    let second = meta(&second_path);
+    assert_eq!(first["payload"]["forked_from_id"], parent["payload"]["id"]);
+    assert_eq!(second["payload"]["forked_from_id"], first["payload"]["id"]);
+    assert_ne!(first["payload"]["id"], second["payload"]["id"]);
+    let mut args = vec!["session", "resume", arg(&second_path), "--user", "next"];
+    args.extend_from_slice(&PINS);
+    let next: Value = serde_json::from_str(&stdout(run(&args))).expect("a JSON body");
+    let user_messages: Vec<String> = texts(&next, "user")
+        .into_iter()
+        .filter(|text| !text.starts_with('<') && !text.starts_with("# AGENTS.md"))
+        .collect();
+    assert_eq!(
+        user_messages,
+        [
+            "What does the service do?",
+            "Plan a smaller change instead.",
+            "next"
+        ]
+    );
+}
+
 #[test]
 fn help_lists_the_subcommands() {
     let help = run(&["session", "--help"]);
