@@ -42,6 +42,10 @@ fn inspect_finds_the_requests_each_example_sent() {
     assert!(names.iter().any(|name| name == "events"), "{names:?}");
     for name in &names {
         let run = run(&example(name), ContextMode::Diffs);
+        if !run.forks.is_empty() {
+            forked_threads_hold_their_requests(name, run, &options);
+            continue;
+        }
         let loaded = reload(&run.rollout);
         let inspection = inspect_rollout(&loaded, &options).unwrap();
         assert_eq!(
@@ -61,6 +65,41 @@ fn inspect_finds_the_requests_each_example_sent() {
             .collect();
         assert_eq!(rebuilt, sent, "{name}: request inputs");
     }
+}
+
+/// A script that forks sends its requests from several threads: the first thread's rollout
+/// holds the requests sent before the first fork, and the last thread's (which copied its
+/// ancestors' lines) ends with the last request sent.
+fn forked_threads_hold_their_requests(
+    name: &str,
+    run: codex_script::ScriptRun,
+    options: &InspectOptions<'_>,
+) {
+    let inputs = |lines: &[RolloutLine]| -> Vec<_> {
+        rebuild_requests(&reload(lines), options)
+            .unwrap()
+            .into_iter()
+            .map(|request| request.body.input)
+            .collect()
+    };
+    let sent: Vec<_> = run
+        .requests
+        .into_iter()
+        .map(|request| request.body.input)
+        .collect();
+    let first = inputs(&run.rollout);
+    assert!(!first.is_empty(), "{name}: the first thread sent requests");
+    assert_eq!(
+        first,
+        sent[..first.len()],
+        "{name}: the first thread's requests"
+    );
+    let last = inputs(run.forks.last().unwrap());
+    assert_eq!(
+        last.last(),
+        sent.last(),
+        "{name}: the last thread's last request"
+    );
 }
 
 /// A turn interrupted before any model output: its user message went out in a request with an
