@@ -56,7 +56,10 @@ impl CatalogArgs {
 /// The catalog of a command configured by `config`: its `model_catalog` file, else its release's
 /// bundled catalog read through `templates`, with the entries of its `remote_models` file (a
 /// provider's `/models` answer) merged in.
-pub fn configured_catalog(config: &Config, templates: &TemplateSet) -> anyhow::Result<ModelCatalog> {
+pub fn configured_catalog(
+    config: &Config,
+    templates: &TemplateSet,
+) -> anyhow::Result<ModelCatalog> {
     let catalog = CatalogArgs {
         model_catalog: config.model_catalog.clone(),
     }
