@@ -4,6 +4,8 @@
 use std::path::Path;
 use std::path::PathBuf;
 
+use anyhow::Context;
+use codex_config::Config;
 use codex_models_manager::ModelCatalog;
 use codex_models_manager::ReleaseCatalogs;
 use codex_prompts::TemplateSet;
@@ -49,4 +51,24 @@ impl CatalogArgs {
         debug!(catalog = %catalog.origin(), models = catalog.models().len(), "loaded model catalog");
         Ok(catalog)
     }
+}
+
+/// The catalog of a command configured by `config`: its `model_catalog` file, else its release's
+/// bundled catalog read through `templates`, with the entries of its `remote_models` file (a
+/// provider's `/models` answer) merged in.
+pub fn configured_catalog(
+    config: &Config,
+    templates: &TemplateSet,
+) -> anyhow::Result<ModelCatalog> {
+    let catalog = CatalogArgs {
+        model_catalog: config.model_catalog.clone(),
+    }
+    .load(templates, config.release)?;
+    let Some(path) = &config.remote_models else {
+        return Ok(catalog);
+    };
+    let remote = ModelCatalog::from_path(path)
+        .with_context(|| format!("invalid remote_models {}", path.display()))?;
+    debug!(catalog = %remote.origin(), models = remote.models().len(), "merged remote models");
+    Ok(catalog.with_remote_models(remote.models()))
 }

@@ -146,6 +146,8 @@ pub struct Config {
     pub model_instructions_file: Option<PathBuf>,
     pub developer_instructions: Option<String>,
     pub model_catalog: Option<PathBuf>,
+    /// `remote_models`: a `/models` response whose entries join the catalog in use.
+    pub remote_models: Option<PathBuf>,
     pub project_doc_max_bytes: usize,
     pub project_doc_fallback_filenames: Vec<String>,
     pub project_root_markers: Vec<String>,
@@ -385,6 +387,7 @@ impl Config {
             model_instructions_file: merged.model_instructions_file,
             developer_instructions: merged.developer_instructions,
             model_catalog: merged.model_catalog,
+            remote_models: merged.remote_models,
             project_doc_max_bytes: merged
                 .project_doc_max_bytes
                 .unwrap_or(DEFAULT_PROJECT_DOC_MAX_BYTES),

@@ -56,6 +56,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "project_root_markers",
     "projects",
     "realtime",
+    "remote_models",
     "sandbox_mode",
     "sandbox_workspace_write",
     "seed",
@@ -86,6 +87,9 @@ pub struct ConfigToml {
     pub model_instructions_file: Option<PathBuf>,
     pub developer_instructions: Option<String>,
     pub model_catalog: Option<PathBuf>,
+    /// A `/models` response (`{"models": [...]}`) the provider serves: its entries join the
+    /// catalog in use, replacing entries of the same slug.
+    pub remote_models: Option<PathBuf>,
     pub project_doc_max_bytes: Option<usize>,
     pub project_doc_fallback_filenames: Option<Vec<String>>,
     pub project_root_markers: Option<ProjectRootMarkersToml>,
@@ -338,6 +342,7 @@ impl ConfigToml {
             model_instructions_file,
             developer_instructions,
             model_catalog,
+            remote_models,
             project_doc_max_bytes,
             project_doc_fallback_filenames,
             project_root_markers,
@@ -396,6 +401,7 @@ impl ConfigToml {
             model_instructions_file: model_instructions_file.or(self.model_instructions_file),
             developer_instructions: developer_instructions.or(self.developer_instructions),
             model_catalog: model_catalog.or(self.model_catalog),
+            remote_models: remote_models.or(self.remote_models),
             project_doc_max_bytes: project_doc_max_bytes.or(self.project_doc_max_bytes),
             project_doc_fallback_filenames: project_doc_fallback_filenames
                 .or(self.project_doc_fallback_filenames),
@@ -454,6 +460,7 @@ impl ConfigToml {
         for path in [
             &mut self.model_instructions_file,
             &mut self.model_catalog,
+            &mut self.remote_models,
             &mut self.cwd,
         ]
         .into_iter()

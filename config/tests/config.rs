@@ -73,6 +73,7 @@ fn defaults_apply_without_a_config_file() {
             model_instructions_file: None,
             developer_instructions: None,
             model_catalog: None,
+            remote_models: None,
             project_doc_max_bytes: 32 * 1024,
             project_doc_fallback_filenames: Vec::new(),
             project_root_markers: vec![".git".to_string()],
@@ -115,6 +116,7 @@ base_instructions = "ignored because a file is set"
 model_instructions_file = "instructions.md"
 developer_instructions = "be brief"
 model_catalog = "catalog.json"
+remote_models = "served.json"
 project_doc_max_bytes = 0
 project_doc_fallback_filenames = ["CLAUDE.md"]
 project_root_markers = []
@@ -175,6 +177,7 @@ child_agents_md = true
             model_instructions_file: Some(fixture.codex_home().join("instructions.md")),
             developer_instructions: Some("be brief".to_string()),
             model_catalog: Some(fixture.codex_home().join("catalog.json")),
+            remote_models: Some(fixture.codex_home().join("served.json")),
             project_doc_max_bytes: 0,
             project_doc_fallback_filenames: vec!["CLAUDE.md".to_string()],
             project_root_markers: Vec::new(),
@@ -224,6 +227,7 @@ fn known_keys_are_exactly_the_config_toml_fields() {
         model_instructions_file: Some("f".into()),
         developer_instructions: Some(String::new()),
         model_catalog: Some("c".into()),
+        remote_models: Some("r".into()),
         project_doc_max_bytes: Some(1),
         project_doc_fallback_filenames: Some(Vec::new()),
         project_root_markers: Some(ProjectRootMarkersToml::Markers(Vec::new())),

@@ -89,6 +89,16 @@ impl ModelCatalog {
         }
     }
 
+    /// This catalog with `remote` (a provider's `/models` entries) merged in: an entry of a
+    /// known slug replaces it, a new slug is appended. The origin stays this catalog's.
+    pub fn with_remote_models(self, remote: &[ModelInfo]) -> Self {
+        let models = crate::cache::merge_remote_models(&self.models, remote.to_vec());
+        Self {
+            origin: self.origin,
+            models,
+        }
+    }
+
     pub fn origin(&self) -> &CatalogOrigin {
         &self.origin
     }

@@ -4,6 +4,8 @@
 use codex_prompts::TemplateSet;
 use codex_release::BundledCatalog;
 
+use codex_protocol::openai_models::ModelInfo;
+
 use crate::catalog::ModelCatalog;
 use crate::error::CatalogError;
 
@@ -36,6 +38,18 @@ impl ReleaseCatalogs {
             v0_149: ModelCatalog::bundled_release(BundledCatalog::V0_149)?,
             v0_171: ModelCatalog::bundled_release(BundledCatalog::V0_171)?,
         })
+    }
+
+    /// Every catalog with `remote` merged in as a `/models` refresh merges it: an entry of a
+    /// known slug replaces it, a new slug is appended ([`ModelCatalog::with_remote_models`]).
+    pub fn with_remote_models(self, remote: &[ModelInfo]) -> Self {
+        match self {
+            Self::File(file) => Self::File(file.with_remote_models(remote)),
+            Self::Bundled { v0_149, v0_171 } => Self::Bundled {
+                v0_149: v0_149.with_remote_models(remote),
+                v0_171: v0_171.with_remote_models(remote),
+            },
+        }
     }
 
     /// The catalog a release bundling `catalog` uses.

@@ -1,5 +1,6 @@
 //! Running a whole script, or the rest of one from a rollout.
 
+use codex_models_manager::ModelCatalog;
 use codex_protocol::RolloutLine;
 use codex_rollout::LoadedRollout;
 use codex_rollout::ResumedRollout;
@@ -101,6 +102,16 @@ pub fn play_script(
         }
         layers.extend(&turn.set);
     }
+    // The provider's `/models` answer joins the catalogs before the thread starts, as
+    // upstream's models manager refreshes before the first turn.
+    let with_remote;
+    let env = match remote_models(script, env, &layers, first_turn)? {
+        Some(merged) => {
+            with_remote = merged;
+            &with_remote
+        }
+        None => env,
+    };
     let mut state = RunState::Pending(sink);
     // The first thread's lines once a fork ended it, then each forked thread's.
     let mut first: Option<Vec<RolloutLine>> = None;
@@ -190,4 +201,38 @@ pub fn play_script(
 enum RunState<'env> {
     Pending(ScriptSink),
     Running(Box<ScriptedSession<'env>>),
+}
+
+/// `env` with the `remote_models` file of the thread's starting settings merged into every
+/// catalog; `None` when no setting names one.
+fn remote_models(
+    script: &Script,
+    env: &SessionEnvironment,
+    layers: &[&SettingsLayer],
+    first_turn: usize,
+) -> Result<Option<SessionEnvironment>, ScriptError> {
+    let mut starting = layers.to_vec();
+    if let Some(SessionContinuity::ResumeFromRollout { restart }) =
+        script.turns.get(first_turn).map(|turn| &turn.continuity)
+    {
+        starting.push(restart);
+    }
+    let location = format!("{}: turns[{first_turn}]", script.name);
+    let config = load_config(
+        &starting,
+        &env.codex_home,
+        env.host,
+        &env.config_env,
+        &location,
+    )?;
+    let Some(path) = &config.remote_models else {
+        return Ok(None);
+    };
+    let remote = ModelCatalog::from_path(path).map_err(|error| {
+        ScriptError::invalid(format!("{location}: remote_models"), error.to_string())
+    })?;
+    Ok(Some(SessionEnvironment {
+        catalogs: env.catalogs.clone().with_remote_models(remote.models()),
+        ..env.clone()
+    }))
 }

@@ -26,7 +26,12 @@ use serde_json::Value;
 use super::ScriptError;
 
 /// Keys whose values are paths; relative ones resolve against the layer's folder.
-const PATH_KEYS: [&str; 3] = ["cwd", "model_catalog", "model_instructions_file"];
+const PATH_KEYS: [&str; 4] = [
+    "cwd",
+    "model_catalog",
+    "model_instructions_file",
+    "remote_models",
+];
 
 /// Name of the configuration folder an isolated session pretends to use. It is never created,
 /// so no `config.toml` is read from it; global AGENTS.md is skipped altogether.

@@ -12,6 +12,7 @@ use tracing::debug;
 use tracing::warn;
 
 use crate::catalog::CatalogArgs;
+use crate::catalog::configured_catalog;
 use crate::config_flags::load_config;
 use crate::config_flags::personality_flag;
 use codex_release::CodexRelease;
@@ -77,10 +78,7 @@ pub fn run(args: &InstructionsArgs) -> anyhow::Result<String> {
         }
         None => TemplateSet::embedded(),
     };
-    let catalog = CatalogArgs {
-        model_catalog: config.model_catalog.clone(),
-    }
-    .load(&templates, config.release)?;
+    let catalog = configured_catalog(&config, &templates)?;
     // An unknown slug is an error here, so the lookup's own fallback warning would only be a
     // second, redundant line on stderr.
     let resolved =

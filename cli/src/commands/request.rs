@@ -33,6 +33,7 @@ use codex_release::CodexRelease;
 use tracing::warn;
 
 use crate::catalog::CatalogArgs;
+use crate::catalog::configured_catalog;
 use crate::config_flags::load_config;
 use crate::config_flags::personality_flag;
 
@@ -252,10 +253,7 @@ pub fn prepare_turn(args: &TurnArgs, default_surface: Surface) -> anyhow::Result
         Some(dir) => TemplateSet::from_dir(dir)?,
         None => TemplateSet::embedded(),
     };
-    let catalog = CatalogArgs {
-        model_catalog: config.model_catalog.clone(),
-    }
-    .load(&templates, config.release)?;
+    let catalog = configured_catalog(&config, &templates)?;
     let ids = thread_ids(&config)?;
     let drawn = ids.draw_turn_ids();
     let mut turn = Assembler {

@@ -28,6 +28,7 @@ mod proxy_support;
 mod proxy_ui;
 mod readme;
 mod real_codex;
+mod remote_models;
 mod request;
 mod request_release;
 mod request_tools;

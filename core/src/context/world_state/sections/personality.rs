@@ -170,13 +170,21 @@ impl StepSection for PersonalitySection {
             PersonalitySectionInputs {
                 model: model.slug.clone(),
                 personality: turn.personality,
-                previous: turn
-                    .previous_turn
-                    .as_ref()
-                    .map(|previous| PersonalitySnapshot {
+                // Before any turn, a thread whose instructions were written for another model
+                // is switching models: that model is the one compared with.
+                previous: match &turn.previous_turn {
+                    Some(previous) => Some(PersonalitySnapshot {
                         model: previous.model.clone(),
                         personality: previous.personality,
                     }),
+                    None => turn
+                        .base_instructions
+                        .generated_for_other_model()
+                        .map(|model| PersonalitySnapshot {
+                            model: model.to_string(),
+                            personality: None,
+                        }),
+                },
                 message: personality_message(model, turn.personality).map(str::to_string),
                 // A template that takes a personality carries it, in the base instructions or
                 // in a model-switch notice, so it is never stated twice.

@@ -167,3 +167,46 @@ fn persisted_personality_does_not_require_a_retained_update() {
     // Without a snapshot, an empty history means the spec was never shown.
     assert_eq!(renders(&world_state, &[]).len(), 1);
 }
+
+/// Before any turn, a thread whose instructions were written for another model is switching
+/// models: the switch notice restates the instructions, so no personality update is added.
+#[test]
+fn a_first_turn_on_another_model_states_no_personality() {
+    use codex_protocol::BaseInstructions;
+    use codex_protocol::models::BaseInstructionsProvenance;
+    use codex_protocol::openai_models::ModelInfo;
+
+    use crate::turn_context::BaseInstructionsOverrides;
+
+    let mut model = ModelInfo::with_defaults("served");
+    model.model_messages = Some(
+        serde_json::from_value(serde_json::json!({
+            "instructions_template": "Served.\n{{ personality }}",
+            "instructions_variables": {"personality_friendly": "Kind."}
+        }))
+        .expect("model messages"),
+    );
+    let mut turn = TurnContext::for_model("t", "u", model, "/w");
+    turn.features.set(Feature::Personality, true);
+    turn.personality = Some(Personality::Friendly);
+    let first_turn = |turn: &TurnContext| {
+        PersonalitySection::for_step(turn, &TemplateSet::embedded())
+            .expect("section")
+            .expect("personality on")
+            .render_diff(Absent)
+            .map(|fragment| fragment.render())
+    };
+    assert!(first_turn(&turn).is_some_and(|text| text.contains("Kind.")));
+
+    let recorded = BaseInstructions {
+        text: "instructions written for gpt-a".to_string(),
+        provenance: Some(BaseInstructionsProvenance::Model {
+            model: "gpt-a".to_string(),
+        }),
+    };
+    turn.resolve_base_instructions(BaseInstructionsOverrides {
+        configured: None,
+        recorded: Some(&recorded),
+    });
+    assert_eq!(first_turn(&turn), None);
+}
