@@ -170,6 +170,7 @@ impl IdGenerator {
                 thread_id,
                 installation_id,
                 window_id,
+                forked_from: None,
             },
             turn_id,
         }
@@ -184,6 +185,8 @@ pub struct ThreadIdentity {
     pub installation_id: String,
     /// The thread's first context window.
     pub window_id: String,
+    /// The thread this one was forked from (`session_meta.forked_from_id`).
+    pub forked_from: Option<String>,
 }
 
 /// What [`IdGenerator::draw_turn_ids`] draws.

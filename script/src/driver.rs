@@ -286,7 +286,10 @@ impl<'env> ScriptedSession<'env> {
         let recorded = parent_meta.and_then(|meta| meta.base_instructions.clone());
         let parent_id = parent_meta.map(|meta| meta.id.clone());
         let drawn = ids.draw_turn_ids();
-        let identity = drawn.identity;
+        let identity = ThreadIdentity {
+            forked_from: parent_id.clone(),
+            ..drawn.identity
+        };
         let drawn = env.assembler(config).turn_context(
             config,
             &identity,
@@ -374,6 +377,7 @@ impl<'env> ScriptedSession<'env> {
             window_id: meta
                 .and_then(|meta| meta.context_window.as_ref()?.get("window_id")?.as_str())
                 .map_or(drawn.token_budget.window_id, str::to_string),
+            forked_from: meta.and_then(|meta| meta.forked_from_id.clone()),
         };
         let base_instructions = reconstructed
             .base_instructions

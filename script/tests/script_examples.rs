@@ -391,4 +391,25 @@ fn fork_layout() {
     rollouts.extend(run.forks.iter().map(|lines| shape(lines).join("\n")));
     insta::assert_snapshot!("fork_rollouts", rollouts.join("\n---\n"));
     insta::assert_snapshot!("fork", render_requests_layout(&run.requests).unwrap());
+    // A forked thread's requests name the thread it was forked from, as upstream's do.
+    let forked_from = |request: &codex_core::ResponsesRequest| -> Option<String> {
+        let body = serde_json::to_value(request).unwrap();
+        let metadata = body["client_metadata"]["x-codex-turn-metadata"].as_str()?;
+        let metadata: serde_json::Value = serde_json::from_str(metadata).unwrap();
+        metadata["forked_from_thread_id"]
+            .as_str()
+            .map(str::to_string)
+    };
+    let session_id = |lines: &[codex_protocol::RolloutLine]| -> Option<String> {
+        let first = serde_json::to_value(&lines[0]).unwrap();
+        first["payload"]["id"].as_str().map(str::to_string)
+    };
+    let forked: Vec<Option<String>> = run
+        .requests
+        .iter()
+        .map(|request| forked_from(&request.body))
+        .collect();
+    // The third request runs on the second fork, which branched off the first.
+    assert_eq!(forked, vec![None, None, session_id(&run.forks[0])]);
+    assert!(forked[2].is_some());
 }

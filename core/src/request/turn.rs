@@ -179,7 +179,7 @@ pub fn turn_metadata(turn: &TurnContext, ids: &IdGenerator) -> TurnMetadata {
         window_number: settings.then_some(FIRST_WINDOW_NUMBER),
         context_window_id,
         request_kind: RequestKind::Turn,
-        forked_from_thread_id: None,
+        forked_from_thread_id: turn.forked_from_thread_id.clone(),
         parent_thread_id: None,
         parent_turn_id: None,
         history_initialization: settings.then_some(turn.history_initialization),

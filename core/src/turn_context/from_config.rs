@@ -97,6 +97,7 @@ impl TurnContext {
             config.cwd.clone(),
         );
         turn.installation_id = identity.installation_id.clone();
+        turn.forked_from_thread_id = identity.forked_from.clone();
         turn.release = config.release;
         turn.analytics_enabled = config.analytics_enabled;
         turn.raw_reasoning = match config.show_raw_agent_reasoning {

@@ -236,6 +236,8 @@ pub struct TurnContext {
     pub thread_id: String,
     /// Identifies this installation of the harness in request metadata.
     pub installation_id: String,
+    /// The thread this one was forked from (`forked_from_thread_id` in request metadata).
+    pub forked_from_thread_id: Option<String>,
     pub turn_id: String,
     pub session_source: SessionSource,
     /// The model sampling the turn, configuration applied.
@@ -332,6 +334,7 @@ impl TurnContext {
             },
             thread_id,
             installation_id: NIL_INSTALLATION_ID.to_string(),
+            forked_from_thread_id: None,
             turn_id: turn_id.into(),
             session_source: SessionSource::default(),
             collaboration_mode: CollaborationMode {
