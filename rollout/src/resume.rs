@@ -37,6 +37,7 @@ use super::reconstruct::rebuild;
 use super::reconstruct::reconstruct_lines;
 use super::release::observe_line_type;
 use super::release::observe_release;
+use super::segments::EventFact;
 use super::segments::LineFacts;
 use super::segments::scan_segments;
 use super::skim::Scanned;
@@ -149,8 +150,8 @@ impl RolloutDigest {
                     .observe_item(id.as_deref(), metadata, &mut self.unnumbered);
                 return;
             }
-            SkimmedKind::Event { started, .. } => {
-                self.turns_started += usize::from(started);
+            SkimmedKind::Event { event, .. } => {
+                self.turns_started += usize::from(event == EventFact::TurnStarted);
                 EVENT_MSG_LINE_TYPE
             }
             SkimmedKind::Untyped { ref line_type } => line_type,

@@ -68,16 +68,10 @@ impl LineFacts {
                 line_number: loaded.line_number,
             },
             RolloutItem::Other { line_type, payload } if line_type == EVENT_MSG_LINE_TYPE => {
-                let event = match payload.get("type").and_then(Value::as_str) {
-                    Some(event_types::TURN_STARTED) => EventFact::TurnStarted,
-                    Some(event_types::TURN_COMPLETE) => EventFact::TurnComplete,
-                    Some(event_types::TURN_ABORTED) => EventFact::TurnAborted,
-                    Some(event_types::USER_MESSAGE) => EventFact::UserMessage,
-                    Some(event_types::THREAD_ROLLED_BACK) => {
-                        EventFact::RolledBack(rolled_back_turns(item).unwrap_or(0))
-                    }
-                    Some(_) | None => EventFact::Other,
-                };
+                let event = EventFact::of(
+                    payload.get("type").and_then(Value::as_str),
+                    rolled_back_turns(item).unwrap_or(0),
+                );
                 Self::Event {
                     event,
                     turn_id: payload
@@ -87,6 +81,20 @@ impl LineFacts {
                 }
             }
             RolloutItem::SessionMeta(_) | RolloutItem::Other { .. } => Self::Quiet,
+        }
+    }
+}
+
+impl EventFact {
+    /// The fact of an event of type `event_type`; `rolled_back_turns` is what a rollback drops.
+    pub(super) fn of(event_type: Option<&str>, rolled_back_turns: usize) -> Self {
+        match event_type {
+            Some(event_types::TURN_STARTED) => Self::TurnStarted,
+            Some(event_types::TURN_COMPLETE) => Self::TurnComplete,
+            Some(event_types::TURN_ABORTED) => Self::TurnAborted,
+            Some(event_types::USER_MESSAGE) => Self::UserMessage,
+            Some(event_types::THREAD_ROLLED_BACK) => Self::RolledBack(rolled_back_turns),
+            Some(_) | None => Self::Other,
         }
     }
 }

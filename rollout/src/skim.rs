@@ -81,8 +81,6 @@ pub(super) enum SkimmedKind {
     Event {
         event: EventFact,
         turn_id: Option<Box<str>>,
-        /// A `task_started` event.
-        started: bool,
         /// A `token_count` event, whose usage only the newest one's matters.
         token_count: bool,
     },
@@ -337,18 +335,9 @@ impl<'de> Visitor<'de> for EventSkimmer<'_> {
         let turns = num_turns
             .flatten()
             .map_or(0, |turns| usize::try_from(turns).unwrap_or(usize::MAX));
-        let event = match event_type.as_deref() {
-            Some(event_types::TURN_STARTED) => EventFact::TurnStarted,
-            Some(event_types::TURN_COMPLETE) => EventFact::TurnComplete,
-            Some(event_types::TURN_ABORTED) => EventFact::TurnAborted,
-            Some(event_types::USER_MESSAGE) => EventFact::UserMessage,
-            Some(event_types::THREAD_ROLLED_BACK) => EventFact::RolledBack(turns),
-            Some(_) | None => EventFact::Other,
-        };
         *self.found = Some(SkimmedKind::Event {
-            event,
+            event: EventFact::of(event_type.as_deref(), turns),
             turn_id: turn_id.flatten().map(Box::from),
-            started: event_type.as_deref() == Some(event_types::TURN_STARTED),
             token_count: event_type.as_deref() == Some(TOKEN_COUNT_EVENT_TYPE),
         });
         match complete {
@@ -447,7 +436,6 @@ mod tests {
                 kind: SkimmedKind::Event {
                     event: EventFact::Other,
                     turn_id: Some("t1".into()),
-                    started: false,
                     token_count: false,
                 },
             })
@@ -461,7 +449,6 @@ mod tests {
             Some(SkimmedKind::Event {
                 event: EventFact::RolledBack(2),
                 turn_id: Some("t2".into()),
-                started: false,
                 token_count: false,
             })
         );
@@ -471,7 +458,6 @@ mod tests {
             Some(SkimmedKind::Event {
                 event: EventFact::Other,
                 turn_id: None,
-                started: false,
                 token_count: true,
             })
         );
