@@ -31,7 +31,6 @@ use super::reader::Position;
 use super::reader::ReadLine;
 use super::reader::stream_file;
 use super::reconstruct::Window;
-use super::reconstruct::first_session_meta;
 use super::reconstruct::oldest_line_needed;
 use super::reconstruct::rebuild;
 use super::reconstruct::reconstruct_lines;
@@ -301,7 +300,7 @@ pub fn resume_rollout(
 }
 
 /// [`resume_rollout`] with every line parsed in full: for a file whose second pass did not
-/// find what the skimming pass counted.
+/// find what the skimming pass counted (rare: it copies the history rather than moving it).
 fn resume_reading_every_line(path: &Path) -> Result<ResumedRollout, RolloutError> {
     let mut lines = Vec::new();
     let warnings = stream_file(
@@ -311,22 +310,8 @@ fn resume_reading_every_line(path: &Path) -> Result<ResumedRollout, RolloutError
         None,
         |read| lines.push(read.loaded()),
     )?;
-    let digest = RolloutDigest::of(&lines);
-    let facts: Vec<LineFacts> = lines.iter().map(LineFacts::of).collect();
-    let scan = scan_segments(&facts);
-    let session_meta = first_session_meta(&lines).cloned();
-    let session = rebuild(
-        &facts,
-        scan,
-        Window {
-            start: 0,
-            lines: Cow::Owned(lines),
-        },
-        session_meta,
-    );
     Ok(ResumedRollout {
-        session,
         warnings,
-        digest,
+        ..ResumedRollout::of_lines(&lines)
     })
 }

@@ -370,6 +370,32 @@ fn resume_rollout_agrees_with_read_then_reconstruct() {
     assert_eq!(resumed.warnings.len(), 1);
 }
 
+/// A line the skim takes but a full parse refuses (damage past the event's turn id), among the
+/// lines the resume rebuilds from: the file is read again in full and the damage is reported,
+/// as reading every line reports it.
+#[test]
+fn damage_the_skim_cannot_see_in_the_resumed_lines_reads_the_file_again() {
+    let lines = two_turn_rollout();
+    let mut text = jsonl(&lines);
+    text.push_str(
+        r#"{"timestamp":"2026-11-30T07:00:00.000Z","type":"event_msg","payload":{"type":"item_completed","turn_id":"t2","item":{"broken"#,
+    );
+    text.push('\n');
+    text.push_str(&jsonl(&[message("user", "after the damage")]));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("rollout.jsonl");
+    std::fs::write(&path, &text).expect("write");
+
+    let loaded = codex_rollout::read_rollout(&path, None).expect("read");
+    let resumed = codex_rollout::resume_rollout(&path, None).expect("resume");
+    let expected = codex_rollout::ResumedRollout {
+        warnings: loaded.warnings.clone(),
+        ..codex_rollout::ResumedRollout::of_lines(&loaded.lines)
+    };
+    assert_eq!(resumed, expected);
+    assert_eq!(resumed.warnings.len(), 1);
+}
+
 /// Turn `t3` of `two_turn_rollout` plus a compaction inside it, then turn `t4`, then `tail`.
 fn compacted_rollout(tail: &[String]) -> Vec<String> {
     let mut lines = vec![world_patch(json!({"orphan": true}))];
