@@ -20,11 +20,11 @@ use crate::request::TurnRequestError;
 use crate::request::build_turn_request;
 use crate::request::recorded_lite_prefix;
 use crate::request::stamp_recorded_item;
-use crate::tools::ToolSpec;
 use crate::turn_context::TurnContext;
 use codex_fragments::USER_TEXT_KIND;
 use codex_fragments::base_instructions::BASE_INSTRUCTIONS;
 use codex_fragments::user_text_message;
+use codex_tools::ToolSpec;
 
 /// Where one item of the request's `input` came from.
 #[derive(Debug, Clone, PartialEq, Eq)]

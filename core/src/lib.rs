@@ -15,7 +15,6 @@ mod first_turn;
 mod ids;
 mod request;
 mod session;
-mod tools;
 mod turn_context;
 
 // Assembling a turn: the one pipeline from configuration to a turn context.
@@ -158,24 +157,24 @@ pub use request::stamp_recorded_item;
 pub use request::turn_metadata;
 
 // Built-in tools.
-pub use tools::BuiltinToolsConfig;
-pub use tools::ExperimentalTool;
-pub use tools::FreeformTool;
-pub use tools::FreeformToolFormat;
-pub use tools::FreeformToolFormatType;
-pub use tools::FunctionTool;
-pub use tools::GoalTools;
-pub use tools::GrammarSyntax;
-pub use tools::ImageDetailParameter;
-pub use tools::MultiAgentTools;
-pub use tools::ServiceTierParameter;
-pub use tools::ToolLayout;
-pub use tools::ToolSearchTool;
-pub use tools::ToolSpec;
-pub use tools::ToolSpecError;
-pub use tools::WebSearchTool;
-pub use tools::builtin_tools;
-pub use tools::multi_agent_version;
+pub use codex_tools::BuiltinToolsConfig;
+pub use codex_tools::ExperimentalTool;
+pub use codex_tools::FreeformTool;
+pub use codex_tools::FreeformToolFormat;
+pub use codex_tools::FreeformToolFormatType;
+pub use codex_tools::FunctionTool;
+pub use codex_tools::GoalTools;
+pub use codex_tools::GrammarSyntax;
+pub use codex_tools::ImageDetailParameter;
+pub use codex_tools::MultiAgentTools;
+pub use codex_tools::ServiceTierParameter;
+pub use codex_tools::ToolLayout;
+pub use codex_tools::ToolSearchTool;
+pub use codex_tools::ToolSpec;
+pub use codex_tools::ToolSpecError;
+pub use codex_tools::WebSearchTool;
+pub use codex_tools::builtin_tools;
+pub use codex_tools::multi_agent_version;
 
 // Append-only history, normalisation and rollback.
 pub use context_manager::ABORTED_OUTPUT;

@@ -44,6 +44,7 @@ pub const CRATE_LAYERS: &[CrateLayer] = &[
     row("codex-config", 4),
     row("codex-rollout", 5),
     row("codex-client", 5),
+    row("codex-tools", 5),
     row("codex-core", 6),
     row("codex-inspect", 7),
     row("codex-script", 8),

@@ -11,7 +11,7 @@ use serde::Serializer;
 use serde::ser::SerializeMap;
 
 use super::client_metadata::ClientMetadata;
-use crate::tools::ToolSpec;
+use codex_tools::ToolSpec;
 
 /// The only `include` entry upstream sends: reasoning comes back encrypted because `store` is
 /// false and the client must replay it.

@@ -29,7 +29,7 @@ use super::prefix::InstructionsCarrier;
 use super::prefix::RequestPrefixInputs;
 use super::prefix::instructions_carrier;
 use super::prefix::request_input_prefix;
-use crate::tools::ToolSpec;
+use codex_tools::ToolSpec;
 
 /// Which provider family receives the request. Upstream sends its internal item metadata only to
 /// OpenAI; every other provider gets items without it.

@@ -5,9 +5,9 @@ use codex_context_fragments::ContextualUserFragment;
 use codex_protocol::ResponseItem;
 
 use crate::ids::LiteIdNamespace;
-use crate::tools::NamespaceTool;
-use crate::tools::ToolSpec;
 use codex_fragments::base_instructions::BaseInstructionsFragment;
+use codex_tools::NamespaceTool;
+use codex_tools::ToolSpec;
 
 /// Name of the namespace that top-level function and custom tools are folded into.
 pub const LITE_FUNCTIONS_NAMESPACE: &str = "functions";

@@ -15,8 +15,8 @@ use super::stamp::stamp_recorded_item;
 use crate::ids::IdGenerator;
 use crate::ids::ItemIdPrefix;
 use crate::ids::LiteIdNamespace;
-use crate::tools::ToolSpec;
 use crate::turn_context::TurnContext;
+use codex_tools::ToolSpec;
 
 /// What [`request_input_prefix`] needs to know about the request.
 #[derive(Debug, Clone, Copy)]

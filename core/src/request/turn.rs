@@ -24,9 +24,9 @@ use super::TurnTrigger;
 use super::build_responses_request;
 use crate::ids::IdGenerator;
 use crate::session::THREAD_SOURCE_USER;
-use crate::tools::ToolSpec;
 use crate::turn_context::TurnContext;
 use codex_release::TurnMetadataKeys;
+use codex_tools::ToolSpec;
 
 /// The number of a thread's first context window. The window number and id of a turn are the
 /// first window's: a compaction in the middle of a turn does not move them here.

@@ -1,5 +1,5 @@
 use crate::context::world_state::WorldStateError;
-use crate::tools::ToolSpecError;
+use codex_tools::ToolSpecError;
 
 use super::RolloutSinkError;
 

@@ -49,10 +49,10 @@ use crate::base_instructions::ResolvedBaseInstructions;
 use crate::base_instructions::resolve_base_instructions;
 use crate::context::world_state::sections::git_attribution::GitAttributionInputs;
 use crate::request::ROOT_AGENT_NAME;
-use crate::tools::BuiltinToolsConfig;
-use crate::tools::ToolSpec;
-use crate::tools::ToolSpecError;
-use crate::tools::builtin_tools;
+use codex_tools::BuiltinToolsConfig;
+use codex_tools::ToolSpec;
+use codex_tools::ToolSpecError;
+use codex_tools::builtin_tools;
 
 /// Who the session works for. Guardian reviewers get their developer instructions as a
 /// separate policy message and no managed instructions.

@@ -16,7 +16,7 @@ use super::SessionSource;
 use super::values::MultiAgentMode;
 use super::values::MultiAgentUsageHintSectionInputs;
 use super::values::UsageHintSource;
-use crate::tools::multi_agent_version;
+use codex_tools::multi_agent_version;
 
 /// Agents that may be active at once under multi-agent v2, the root included (upstream's
 /// default `max_concurrent_threads_per_session`).

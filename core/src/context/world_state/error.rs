@@ -64,7 +64,7 @@ pub enum WorldStateError {
     },
     /// A built-in tool template a section lists could not be read.
     #[error(transparent)]
-    Tools(#[from] crate::tools::ToolSpecError),
+    Tools(#[from] codex_tools::ToolSpecError),
     /// The tool catalog a section fingerprints could not be serialised.
     #[error("cannot serialise the tool catalog: {0}")]
     ToolCatalog(#[source] serde_json::Error),

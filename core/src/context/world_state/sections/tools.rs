@@ -22,8 +22,8 @@ use crate::turn_context::TurnContext;
 use codex_config::Feature;
 use codex_release::DeferredToolsContext;
 
-use crate::tools::BuiltinToolsConfig;
-use crate::tools::deferred_builtin_namespaces;
+use codex_tools::BuiltinToolsConfig;
+use codex_tools::deferred_builtin_namespaces;
 
 /// Longest description kept per namespace, in characters.
 pub const MAX_NAMESPACE_DESCRIPTION_CHARS: usize = 250;

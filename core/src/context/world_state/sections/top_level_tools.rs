@@ -15,8 +15,8 @@ use crate::context::world_state::WorldStateError;
 use crate::context::world_state::WorldStateSectionContribution;
 use crate::request::LiteToolCatalog;
 use crate::request::lite_catalog_tools;
-use crate::tools::ToolSpec;
 use crate::turn_context::TurnContext;
+use codex_tools::ToolSpec;
 
 /// Section ID.
 pub const TOP_LEVEL_TOOLS_SECTION_ID: &str = "top_level_tools";

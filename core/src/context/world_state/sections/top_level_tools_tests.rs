@@ -5,7 +5,7 @@ use serde_json::json;
 
 use super::*;
 use crate::context::world_state::WorldState;
-use crate::tools::NamespaceTool;
+use codex_tools::NamespaceTool;
 
 fn lite_turn(release: CodexRelease) -> TurnContext {
     let mut model = ModelInfo::with_defaults("m");
