@@ -5,7 +5,11 @@
 //! `wait4`): the floor (parsing every line into a JSON value), `session resume`,
 //! `session fork`, `inspect`, `inspect` of the huge line, and — when the npm cache holds the
 //! release — the released `codex exec resume` of the same file and a fresh `codex exec` turn
-//! (its start-up), against the loopback mock of `cargo xtask real-codex`.
+//! (its start-up), against the loopback mock of `cargo xtask real-codex`. The released CLI's
+//! CODEX_HOME is emptied (but for `config.toml`) before each resume: 0.171.0 imports a
+//! rollout's history into its own SQLite databases and later resumes read those instead of the
+//! file, so a kept CODEX_HOME would time a job that reads no rollout (reported on its own row,
+//! with no goal).
 //! [`report::render_table`] compares the medians with the goals ([`report::GOALS`]).
 
 mod report;
@@ -33,6 +37,7 @@ use crate::real_codex::Scenario;
 
 pub use report::Case;
 pub use report::GOALS;
+pub use report::InputItems;
 pub use report::Measurements;
 pub use report::Medians;
 pub use report::all_met;
@@ -190,7 +195,7 @@ pub fn run_bench(root: &Path, options: &BenchOptions) -> Result<Measurements, Xt
     let real =
         crate::real_codex::installed_binary(&options.cache, options.release.observed_version());
     let real_runs = match &real {
-        Some(_) => 2,
+        Some(_) => 3,
         None => 0,
     };
     let progress = Progress::new(
@@ -252,11 +257,23 @@ pub fn run_bench(root: &Path, options: &BenchOptions) -> Result<Measurements, Xt
             }
         }
     }
+    // What our resume sends, to check the released CLI's resumed request against.
+    let ours_items = {
+        let mut command = ours_command(&["session", "resume"], &long);
+        command.args(["--user", "hi"]).args(PINS);
+        command
+            .stderr(Stdio::null())
+            .output()
+            .ok()
+            .and_then(|output| serde_json::from_slice::<serde_json::Value>(&output.stdout).ok())
+            .map(|body| input_items(&body))
+    };
     match &real {
         Some(binary) => run_real(
             binary,
             dir,
             &long,
+            ours_items,
             &long_summary,
             options,
             &progress,
@@ -268,8 +285,13 @@ pub fn run_bench(root: &Path, options: &BenchOptions) -> Result<Measurements, Xt
                 options.release.observed_version(),
                 options.cache.display()
             );
-            measured.skipped.insert(Case::RealStartup, reason.clone());
-            measured.skipped.insert(Case::RealResume, reason);
+            for case in [
+                Case::RealStartup,
+                Case::RealResume,
+                Case::RealResumeImported,
+            ] {
+                measured.skipped.insert(case, reason.clone());
+            }
         }
     }
     progress.finish();
@@ -282,6 +304,7 @@ fn run_real(
     binary: &Path,
     dir: &Path,
     long: &Path,
+    ours_items: Option<usize>,
     summary: &GeneratedFile,
     options: &BenchOptions,
     progress: &Progress,
@@ -289,12 +312,19 @@ fn run_real(
 ) -> Result<(), XtaskError> {
     let run_dir = dir.join("real");
     let mock = MockServer::start(&[]).map_err(|source| XtaskError::io(&run_dir, source))?;
+    // The model the rollout was recorded with: another one would make the released CLI warn
+    // and compact the history first, a job ours does not do.
+    let mut config = serde_json::Map::new();
+    config.insert(
+        "model".to_string(),
+        serde_json::Value::from(crate::gen_rollout::MODEL),
+    );
     let scenario = Scenario {
         name: "bench-e2e".to_string(),
         about: String::new(),
         files: Default::default(),
         cwd: "repo".to_string(),
-        config: Default::default(),
+        config,
         replies: Vec::new(),
         steps: Vec::new(),
     };
@@ -317,6 +347,7 @@ fn run_real(
         .unwrap_or("2026-03-02T08:00:00")
         .replace(':', "-");
     let copy = sessions.join(format!("rollout-{stamp}-{}.jsonl", summary.thread_id));
+    let codex_home = run_dir.join("codex_home");
     let real_command = |args: &[&str]| {
         let mut command = Command::new(binary);
         crate::real_codex::isolated_env(&mut command, &run_dir);
@@ -344,18 +375,39 @@ fn run_real(
         }
     }
     let mut resume = real_command(&["resume", &summary.thread_id]);
-    let mut restore = || {
+    let restore_rollout = || {
         std::fs::copy(long, &copy)
             .map(drop)
             .map_err(|error| format!("cannot copy the rollout: {error}"))
     };
-    match repeat(
+    let mut from_the_file = || {
+        empty_but_config(&codex_home)?;
+        std::fs::create_dir_all(&sessions)
+            .map_err(|error| format!("cannot create {}: {error}", sessions.display()))?;
+        restore_rollout()
+    };
+    mock.reset(&[]);
+    let outcome = repeat(
         &mut resume,
         options.repetitions,
         dir,
         progress,
-        &mut restore,
-    ) {
+        &mut from_the_file,
+    )
+    .and_then(|medians| {
+        let real = last_request_input_items(&mock)?;
+        if let Some(ours) = ours_items {
+            if real < ours / 2 {
+                return Err(format!(
+                    "the released CLI's resumed request carried {real} input items, ours \
+                     {ours}: it did not read the rollout's history"
+                ));
+            }
+            measured.resumed_input_items = Some(InputItems { ours, real });
+        }
+        Ok(medians)
+    });
+    match outcome {
         Ok(medians) => {
             measured.cases.insert(Case::RealResume, medians);
         }
@@ -363,8 +415,63 @@ fn run_real(
             measured.skipped.insert(Case::RealResume, reason);
         }
     }
+    // The warm-up run imports the thread; the timed runs resume it from the databases.
+    let mut imported = || restore_rollout();
+    match repeat(
+        &mut resume,
+        options.repetitions,
+        dir,
+        progress,
+        &mut imported,
+    ) {
+        Ok(medians) => {
+            measured.cases.insert(Case::RealResumeImported, medians);
+        }
+        Err(reason) => {
+            measured.skipped.insert(Case::RealResumeImported, reason);
+        }
+    }
     drop(mock);
     Ok(())
+}
+
+/// Removes everything in `codex_home` but `config.toml`: the released CLI's databases, logs and
+/// session files.
+fn empty_but_config(codex_home: &Path) -> Result<(), String> {
+    let entries = std::fs::read_dir(codex_home)
+        .map_err(|error| format!("cannot list {}: {error}", codex_home.display()))?;
+    for entry in entries {
+        let entry =
+            entry.map_err(|error| format!("cannot list {}: {error}", codex_home.display()))?;
+        let path = entry.path();
+        if entry.file_name() == "config.toml" {
+            continue;
+        }
+        let removed = match entry.file_type() {
+            Ok(kind) if kind.is_dir() => std::fs::remove_dir_all(&path),
+            Ok(_) | Err(_) => std::fs::remove_file(&path),
+        };
+        removed.map_err(|error| format!("cannot remove {}: {error}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The `input` items of the newest `/responses` request the mock received; a resume that did
+/// not read the rollout's history sends next to none.
+fn last_request_input_items(mock: &MockServer) -> Result<usize, String> {
+    mock.recorded()
+        .iter()
+        .rev()
+        .find(|request| request.is_responses())
+        .map(|request| input_items(&request.body))
+        .ok_or_else(|| "the released CLI sent no request to the mock".to_string())
+}
+
+/// How many items a request body's `input` holds.
+fn input_items(body: &serde_json::Value) -> usize {
+    body.get("input")
+        .and_then(serde_json::Value::as_array)
+        .map_or(0, Vec::len)
 }
 
 /// Runs `command` once to warm up, then `repetitions` times (`before` runs ahead of each,

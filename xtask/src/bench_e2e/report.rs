@@ -17,13 +17,18 @@ pub enum Case {
     HugeLineInspect,
     /// A fresh `codex exec` turn of the released CLI: its start-up and one request.
     RealStartup,
-    /// The released `codex exec resume` of the long rollout.
+    /// The released `codex exec resume` of the long rollout, its CODEX_HOME holding nothing but
+    /// `config.toml` and the rollout: the history is read from the file.
     RealResume,
+    /// The released `codex exec resume` of a thread an earlier resume imported into the
+    /// CLI's own SQLite databases (0.171.0 keeps thread history there and reads it instead of
+    /// the rollout). No goal: it does not read the file.
+    RealResumeImported,
 }
 
 impl Case {
     /// Every case, in the table's order.
-    pub const ALL: [Case; 8] = [
+    pub const ALL: [Case; 9] = [
         Case::Floor,
         Case::Resume,
         Case::Fork,
@@ -32,6 +37,7 @@ impl Case {
         Case::HugeLineInspect,
         Case::RealStartup,
         Case::RealResume,
+        Case::RealResumeImported,
     ];
 
     /// The command, as the table names it.
@@ -45,6 +51,9 @@ impl Case {
             Case::HugeLineInspect => "`codex-context inspect HUGE`",
             Case::RealStartup => "real `codex exec` (fresh thread: start-up)",
             Case::RealResume => "real `codex exec resume` of FILE",
+            Case::RealResumeImported => {
+                "real `codex exec resume`, thread already imported (FILE not read)"
+            }
         }
     }
 }
@@ -139,6 +148,17 @@ pub struct Measurements {
     pub skipped: BTreeMap<Case, String>,
     pub long_file_bytes: u64,
     pub huge_file_bytes: u64,
+    /// The `input` items of the request our resume printed and of the released CLI's resumed
+    /// request: both read the same history, so they are close (each release adds its own
+    /// context updates).
+    pub resumed_input_items: Option<InputItems>,
+}
+
+/// How many `input` items two resumed requests carried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InputItems {
+    pub ours: usize,
+    pub real: usize,
 }
 
 /// How a goal came out.
@@ -211,6 +231,7 @@ fn short(case: Case) -> &'static str {
         Case::HugeLineInspect => "huge-line inspect",
         Case::RealStartup => "real start-up",
         Case::RealResume => "real resume",
+        Case::RealResumeImported => "real resume of an imported thread",
     }
 }
 
@@ -301,6 +322,12 @@ pub fn render_table(measured: &Measurements) -> String {
             "The real resume takes {} above the real CLI's start-up, {:.2}× our resume.\n",
             format_wall(above),
             above.as_secs_f64() / ours.wall.as_secs_f64().max(1e-9)
+        ));
+    }
+    if let Some(items) = measured.resumed_input_items {
+        table.push_str(&format!(
+            "The resumed requests carried {} input items (ours) and {} (the released CLI's).\n",
+            items.ours, items.real
         ));
     }
     table

@@ -3,6 +3,7 @@ use std::time::Duration;
 use pretty_assertions::assert_eq;
 
 use super::Case;
+use super::InputItems;
 use super::Measurements;
 use super::Medians;
 use super::all_met;
@@ -41,6 +42,9 @@ fn measured() -> Measurements {
     measured
         .skipped
         .insert(Case::RealResume, "no 0.171.0 in /cache".to_string());
+    measured
+        .skipped
+        .insert(Case::RealResumeImported, "no 0.171.0 in /cache".to_string());
     measured
 }
 
@@ -84,6 +88,13 @@ fn the_real_resume_is_measured_against_ours() {
     measured.skipped.clear();
     measured.cases.insert(Case::RealStartup, medians(400, 60));
     measured.cases.insert(Case::RealResume, medians(8_000, 800));
+    measured
+        .cases
+        .insert(Case::RealResumeImported, medians(450, 170));
+    measured.resumed_input_items = Some(InputItems {
+        ours: 361,
+        real: 362,
+    });
     assert_eq!(evaluate(&GOALS[6], &measured), Verdict::NotMet(4.0));
     let mut slower = measured.clone();
     slower.cases.insert(Case::RealResume, medians(10_000, 800));

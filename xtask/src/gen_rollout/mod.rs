@@ -44,7 +44,8 @@ pub const DEFAULT_MODEL_PROVIDER: &str = "openai";
 /// compacts it.
 pub const COMPACT_AT_TOKENS: u64 = 120_000;
 /// The model every turn uses.
-const MODEL: &str = "gpt-5.5";
+/// The model every generated turn runs on.
+pub(crate) const MODEL: &str = "gpt-5.5";
 const CONTEXT_WINDOW: u64 = 258_400;
 /// Tokens of the initial context and tools, counted in every request.
 const BASE_TOKENS: u64 = 9_000;
