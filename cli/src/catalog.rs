@@ -18,6 +18,11 @@ pub struct CatalogArgs {
     /// `{"models": [...]}`).
     #[arg(long, value_name = "FILE")]
     pub model_catalog: Option<PathBuf>,
+    /// A provider's `/models` answer (`{"models": [...]}`) merged into the catalog as upstream's
+    /// refresh merges it: an entry of a known slug replaces it, a new slug is added (the
+    /// `remote_models` setting of config.toml, for commands that read no configuration).
+    #[arg(long, value_name = "FILE")]
+    pub remote_models: Option<PathBuf>,
 }
 
 impl CatalogArgs {
@@ -28,22 +33,40 @@ impl CatalogArgs {
         templates: &TemplateSet,
         release: CodexRelease,
     ) -> anyhow::Result<ModelCatalog> {
-        let Some(path) = &self.model_catalog else {
-            return Ok(ModelCatalog::bundled_for(
-                release.profile().catalog,
-                templates,
-            )?);
+        let catalog = match &self.model_catalog {
+            Some(path) => self.file(path)?,
+            None => ModelCatalog::bundled_for(release.profile().catalog, templates)?,
         };
-        self.file(path)
+        Ok(match self.remote()? {
+            Some(remote) => catalog.with_remote_models(remote.models()),
+            None => catalog,
+        })
     }
 
     /// The `--model-catalog` file for every release, else each release's bundled catalog (a
     /// session's turns pick theirs by release).
     pub fn load_all(&self, templates: &TemplateSet) -> anyhow::Result<ReleaseCatalogs> {
-        match &self.model_catalog {
-            Some(path) => Ok(ReleaseCatalogs::File(self.file(path)?)),
-            None => Ok(ReleaseCatalogs::bundled(templates)?),
-        }
+        let catalogs = match &self.model_catalog {
+            Some(path) => ReleaseCatalogs::File(self.file(path)?),
+            None => ReleaseCatalogs::bundled(templates)?,
+        };
+        Ok(match self.remote()? {
+            Some(remote) => catalogs.with_remote_models(remote.models()),
+            None => catalogs,
+        })
+    }
+
+    /// The `--remote-models` file, when given.
+    fn remote(&self) -> anyhow::Result<Option<ModelCatalog>> {
+        self.remote_models
+            .as_deref()
+            .map(|path| {
+                let remote = ModelCatalog::from_path(path)
+                    .with_context(|| format!("invalid remote_models {}", path.display()))?;
+                debug!(catalog = %remote.origin(), models = remote.models().len(), "merging remote models");
+                Ok(remote)
+            })
+            .transpose()
     }
 
     fn file(&self, path: &Path) -> anyhow::Result<ModelCatalog> {
@@ -60,15 +83,9 @@ pub fn configured_catalog(
     config: &Config,
     templates: &TemplateSet,
 ) -> anyhow::Result<ModelCatalog> {
-    let catalog = CatalogArgs {
+    CatalogArgs {
         model_catalog: config.model_catalog.clone(),
+        remote_models: config.remote_models.clone(),
     }
-    .load(templates, config.release)?;
-    let Some(path) = &config.remote_models else {
-        return Ok(catalog);
-    };
-    let remote = ModelCatalog::from_path(path)
-        .with_context(|| format!("invalid remote_models {}", path.display()))?;
-    debug!(catalog = %remote.origin(), models = remote.models().len(), "merged remote models");
-    Ok(catalog.with_remote_models(remote.models()))
+    .load(templates, config.release)
 }

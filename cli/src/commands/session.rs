@@ -12,6 +12,7 @@ use codex_config::Surface;
 use codex_config::check_working_directory;
 use codex_inspect::RequestStatsAccumulator;
 use codex_inspect::render_request_stats;
+use codex_models_manager::ModelCatalog;
 use codex_prompts::TemplateSet;
 use codex_release::CodexRelease;
 use codex_release::RolloutEvidence;
@@ -483,6 +484,7 @@ pub(crate) fn environment(
     };
     let catalogs = CatalogArgs {
         model_catalog: options.catalog.model_catalog.clone().or(script_catalog),
+        remote_models: options.catalog.remote_models.clone(),
     }
     .load_all(&templates)?;
     let mut config_env = ConfigEnv::from_process();
@@ -547,6 +549,18 @@ fn next_turn_config(
         &env.config_env,
         "recorded settings and --set",
     )?;
+    // config.toml's `remote_models` (the `--remote-models` flag beats it).
+    let env = match (&config.remote_models, &next.options.catalog.remote_models) {
+        (Some(path), None) => {
+            let remote = ModelCatalog::from_path(path)
+                .with_context(|| format!("invalid remote_models {}", path.display()))?;
+            SessionEnvironment {
+                catalogs: env.catalogs.with_remote_models(remote.models()),
+                ..env
+            }
+        }
+        (None, _) | (Some(_), Some(_)) => env,
+    };
     Ok((env, config))
 }
 

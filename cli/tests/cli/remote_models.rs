@@ -112,3 +112,82 @@ fn a_missing_remote_models_file_is_a_one_line_error() {
         ),
     );
 }
+
+/// Records a one-turn session on the served model; returns the rollout.
+fn served_session(dir: &std::path::Path) -> std::path::PathBuf {
+    write(dir, "served.json", &served_models());
+    std::fs::create_dir_all(dir.join("work")).expect("mkdir work");
+    let script = write(
+        dir,
+        "script.json",
+        r#"{"session": {"codex_version": "0.149", "cwd": "work", "remote_models": "served.json",
+            "model": "served-model", "features": {"personality": true},
+            "current_date": "2026-11-30", "timezone": "Etc/UTC", "shell": "bash", "seed": 3},
+           "turns": [{"user": "hello", "assistant": "hi"}]}"#,
+    );
+    let rollout = dir.join("served.jsonl");
+    let recorded = run(&["session", "run", arg(&script), "--rollout", arg(&rollout)]);
+    assert_eq!((recorded.code, recorded.stderr.as_str()), (Some(0), ""));
+    rollout
+}
+
+#[test]
+fn inspect_and_models_take_the_served_models_with_remote_models() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rollout = served_session(dir.path());
+    let served = dir.path().join("served.json");
+    let without = run(&["inspect", arg(&rollout)]);
+    assert_eq!(
+        (without.code, without.stderr.as_str()),
+        (
+            Some(0),
+            "codex-context: warning: model `served-model` is not in the catalog, so fallback model metadata is used\n"
+        )
+    );
+    let inspected = run(&["inspect", arg(&rollout), "--remote-models", arg(&served)]);
+    assert_eq!((inspected.code, inspected.stderr.as_str()), (Some(0), ""));
+    // The report's head: the model's instructions and tools come from the served entry (the
+    // items below count tokens of the temporary folder's path, which differs run to run).
+    let head: Vec<&str> = inspected.stdout.lines().take(7).collect();
+    insta::assert_snapshot!("inspect_with_remote_models", head.join("\n"));
+    let listed = run(&["models", "--remote-models", arg(&served)]);
+    assert_eq!((listed.code, listed.stderr.as_str()), (Some(0), ""));
+    insta::assert_snapshot!("models_with_remote_models", listed.stdout);
+}
+
+#[test]
+fn session_resume_merges_config_toml_remote_models() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rollout = served_session(dir.path());
+    let home = dir.path().join("home");
+    write(&home, "served.json", &served_models());
+    write(&home, "config.toml", "remote_models = \"served.json\"\n");
+    let resumed = run(&[
+        "session",
+        "resume",
+        arg(&rollout),
+        "--codex-home",
+        arg(&home),
+        "--user",
+        "again",
+        "--set",
+        "personality=\"friendly\"",
+        "--set",
+        "current_date=\"2026-11-30\"",
+        "--set",
+        "timezone=\"Etc/UTC\"",
+    ]);
+    assert_eq!((resumed.code, resumed.stderr.as_str()), (Some(0), ""));
+    let body: serde_json::Value = serde_json::from_str(&resumed.stdout).expect("a request body");
+    let root = dir.path().to_str().expect("utf-8 temp dir");
+    // The change of personality is stated in the served model's words, not the fallback's.
+    let blocks = crate::support::message_blocks(&body);
+    let first_turn = blocks
+        .iter()
+        .position(|block| block == "user: hello")
+        .expect("the recorded first turn");
+    insta::assert_snapshot!(
+        "session_resume_with_config_remote_models",
+        blocks[first_turn..].join("\n").replace(root, "<TMP>")
+    );
+}
