@@ -43,6 +43,7 @@ use codex_rollout::RolloutDigest;
 use codex_rollout::fork;
 
 use super::CodexHome;
+use super::RolloutRewrite;
 use super::ScriptError;
 use super::ScriptSink;
 use super::TurnResponder;
@@ -334,10 +335,35 @@ impl<'env> ScriptedSession<'env> {
     /// (read back from its sink's copy: see [`ReadBack`](super::ReadBack)); new lines keep
     /// going to the same sink.
     pub fn reload(self, config: &Config) -> Result<Self, ScriptError> {
+        self.reload_rewritten(config, &[], "")
+    }
+
+    /// [`ScriptedSession::reload`] after `rewrites` changed the thread's lines so far, in the
+    /// rollout file as in the copy the reload reads (as upstream's tests rewrite a rollout
+    /// between runs); `location` names the step in messages.
+    pub fn reload_rewritten(
+        self,
+        config: &Config,
+        rewrites: &[RolloutRewrite],
+        location: &str,
+    ) -> Result<Self, ScriptError> {
         let env = self.env;
         let mode = self.mode;
-        let earlier_lines = self.earlier_lines;
+        let mut earlier_lines = self.earlier_lines;
         let mut sink = self.session.into_sink();
+        if !rewrites.is_empty() {
+            sink.rewrite(|written| {
+                let split = earlier_lines.len();
+                let mut all = std::mem::take(&mut earlier_lines);
+                all.append(written);
+                for rewrite in rewrites {
+                    rewrite.apply(&mut all, location)?;
+                }
+                *written = all.split_off(split);
+                earlier_lines = all;
+                Ok(())
+            })?;
+        }
         let loaded = read_thread(&earlier_lines, &mut sink)?;
         let resumed = ResumedRollout::of_lines(&loaded.lines);
         drop(loaded);
