@@ -4,8 +4,6 @@
 use std::path::Path;
 use std::path::PathBuf;
 
-use tempfile::TempDir;
-
 use super::CodexHome;
 use super::Script;
 use super::ScriptError;
@@ -17,10 +15,14 @@ use super::TurnScript;
 /// `examples/upstream/` and `examples/sessions/`) copied to a temporary folder, with the script
 /// and the environment pointing into the copy: every setting's path under the folder and a
 /// CODEX_HOME inside it. The copy is removed when this is dropped.
+///
+/// The copy's place is the first free `codex-script-<stem>-<n>` in the temporary folder, so
+/// that runs one after the other name the same paths in their requests (the same bytes), while
+/// runs at the same time get folders of their own.
 #[derive(Debug)]
 pub struct Scratch {
     /// Holds the copy; removed on drop.
-    _dir: TempDir,
+    _dir: ScratchDir,
     /// The copy of the scenario folder: edits stay inside it.
     folder: PathBuf,
     pub script: Script,
@@ -54,11 +56,8 @@ impl Scratch {
             path: original.clone(),
             source,
         };
-        let dir = tempfile::Builder::new()
-            .prefix("codex-script-")
-            .tempdir()
-            .map_err(scratch_error)?;
-        let folder = dir.path().join(&stem);
+        let dir = ScratchDir::create(&stem).map_err(scratch_error)?;
+        let folder = dir.path.join(&stem);
         copy_tree(&original, &folder).map_err(scratch_error)?;
         let moved = |layer: &super::SettingsLayer| layer.relocated(&original, &folder);
         let relocated = Script {
@@ -102,6 +101,41 @@ impl Scratch {
     /// The copy of the scenario folder.
     pub fn folder(&self) -> &Path {
         &self.folder
+    }
+}
+
+/// A folder this run created in the temporary folder, removed with everything in it on drop.
+#[derive(Debug)]
+struct ScratchDir {
+    path: PathBuf,
+}
+
+impl ScratchDir {
+    /// Creates the first `codex-script-<stem>-<n>` that does not exist yet (never an existing
+    /// folder or link: creating fails on those).
+    fn create(stem: &Path) -> std::io::Result<Self> {
+        let temp = std::env::temp_dir();
+        let stem = stem.to_string_lossy();
+        for n in 0..1000 {
+            let path = temp.join(format!("codex-script-{stem}-{n}"));
+            match std::fs::create_dir(&path) {
+                Ok(()) => return Ok(Self { path }),
+                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(error) => return Err(error),
+            }
+        }
+        Err(std::io::Error::other(format!(
+            "{} holds 1000 folders codex-script-{stem}-N already",
+            temp.display()
+        )))
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        if let Err(error) = std::fs::remove_dir_all(&self.path) {
+            tracing::warn!("cannot remove {}: {error}", self.path.display());
+        }
     }
 }
 

@@ -594,3 +594,34 @@ fn compact_object_is_a_compaction_task() {
     assert!(error.contains("turns[0].compact"), "{error}");
     assert!(error.contains("unknown key \"sumary\""), "{error}");
 }
+
+#[test]
+fn rollout_rewrites_need_a_resume_after_a_turn() {
+    assert_eq!(
+        error(
+            r#"{"turns": [{"rewrite_rollout": {"drop_world_state_section": "agents_md"}, "resume": true, "user": "a"}]}"#
+        ),
+        "script.json: turns[0].rewrite_rollout: the thread has written no rollout to rewrite"
+    );
+    assert_eq!(
+        error(
+            r#"{"turns": [{"user": "a"}, {"rewrite_rollout": {"drop_world_state_section": "agents_md"}, "user": "b"}]}"#
+        ),
+        "script.json: turns[1].rewrite_rollout: a rewritten rollout is read by a resume: the step \
+         must also have \"resume\""
+    );
+    assert_eq!(
+        error(
+            r#"{"turns": [{"user": "a"}, {"rewrite_rollout": [{"compacted": "first", "set": {}}], "resume": true, "user": "b"}]}"#
+        ),
+        "script.json: turns[1].rewrite_rollout[0].compacted: must be the 0-based number of the \
+         thread's compacted line"
+    );
+    assert_eq!(
+        error(
+            r#"{"turns": [{"user": "a"}, {"rewrite_rollout": {"drop": "x"}, "resume": true, "user": "b"}]}"#
+        ),
+        "script.json: turns[1].rewrite_rollout: unknown key \"drop\" (expected one of: \
+         drop_world_state_section, compacted, set)"
+    );
+}
