@@ -1,5 +1,7 @@
 //! `edit` and `rewrite_rollout` steps (`examples/sessions/edits.json`): files changed between
 //! turns and a rollout rewritten before a resume, on a temporary copy of the scenario folder.
+//! The next thread (the fork, the resumed thread) reads the edited AGENTS.md; the thread that
+//! loaded it goes on with what it loaded (the fourth request adds nothing).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod script_support;
