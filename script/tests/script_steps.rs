@@ -243,3 +243,36 @@ fn a_rewrite_reaches_the_rollout_file_the_run_writes() {
     // it again.
     assert_eq!(sections, vec![false, true]);
 }
+
+/// `rewrite_checkpoint.json`: a compacted checkpoint given harness metadata before a resume.
+/// The resumed thread replays the checkpoint's history; the metadata stays in the rollout and
+/// out of every request.
+#[test]
+fn a_replaced_checkpoint_is_what_the_resume_reads() {
+    let script = example("rewrite_checkpoint");
+    let run = run(&script, ContextMode::Diffs);
+    insta::assert_snapshot!(
+        "rewrite_checkpoint",
+        render_requests_layout(&run.requests).unwrap()
+    );
+    let checkpoints: Vec<String> = run
+        .rollout
+        .iter()
+        .map(|line| serde_json::to_value(line).unwrap())
+        .filter(|line| line["type"] == "compacted")
+        .map(|line| {
+            format!(
+                "replacement_history: {} items, replacement_history_metadata: {}",
+                line["payload"]["replacement_history"]
+                    .as_array()
+                    .map_or(0, Vec::len),
+                line["payload"]["replacement_history_metadata"]
+            )
+        })
+        .collect();
+    insta::assert_snapshot!("rewrite_checkpoint_compacted", checkpoints.join("\n"));
+    for request in &run.requests {
+        let body = serde_json::to_string(&request.body).unwrap();
+        assert!(!body.contains("client_authored"), "{body}");
+    }
+}
