@@ -214,6 +214,30 @@ impl RolloutWriter {
         }
     }
 
+    /// Replaces every line written so far with `lines` (the thread rewritten, as a test does
+    /// between runs), kept as given. Only a staged rollout, not in place yet, is rewritten: a
+    /// file that existed before the writer is only ever appended to.
+    pub fn rewrite(&mut self, lines: &[RolloutLine]) -> Result<(), RolloutError> {
+        let path = self.path.clone();
+        let write_error = |source| RolloutError::Write {
+            path: path.clone(),
+            source,
+        };
+        match &mut self.file {
+            RolloutFile::Direct(_) => {
+                return Err(write_error(std::io::Error::other(
+                    "a rollout that existed before this run is appended to, never rewritten",
+                )));
+            }
+            RolloutFile::Staged(staged) => {
+                let file = staged.file_mut();
+                file.set_len(0).map_err(write_error)?;
+                file.seek(SeekFrom::Start(0)).map_err(write_error)?;
+            }
+        }
+        lines.iter().try_for_each(|line| self.write_line(line))
+    }
+
     /// Forces written lines to stable storage (the flush after each line only hands them to the
     /// operating system).
     pub fn sync(&mut self) -> Result<(), RolloutError> {

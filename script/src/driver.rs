@@ -13,6 +13,8 @@ mod turn_flow;
 
 use std::sync::Arc;
 
+use codex_config::AgentsMdDiscovery;
+use codex_config::AgentsMdRequest;
 use codex_config::Config;
 use codex_config::ConfigEnv;
 use codex_config::ExtensionHost;
@@ -43,6 +45,7 @@ use codex_rollout::RolloutDigest;
 use codex_rollout::fork;
 
 use super::CodexHome;
+use super::RolloutRewrite;
 use super::ScriptError;
 use super::ScriptSink;
 use super::TurnResponder;
@@ -171,6 +174,9 @@ pub struct ScriptedSession<'env> {
     token_usage: Option<TokenUsageInfo>,
     /// Whether this session started the thread or read it back from its rollout.
     history_initialization: HistoryInitialization,
+    /// The AGENTS.md this thread instance loaded, and what it was discovered from (see
+    /// [`ScriptedSession::turn_context`]).
+    agents_md_loaded: Option<(AgentsMdRequest, AgentsMdDiscovery)>,
 }
 
 impl std::fmt::Debug for ScriptedSession<'_> {
@@ -231,6 +237,7 @@ impl<'env> ScriptedSession<'env> {
             earlier_lines: Vec::new(),
             token_usage: None,
             history_initialization: HistoryInitialization::New,
+            agents_md_loaded: None,
         })
     }
 
@@ -334,10 +341,35 @@ impl<'env> ScriptedSession<'env> {
     /// (read back from its sink's copy: see [`ReadBack`](super::ReadBack)); new lines keep
     /// going to the same sink.
     pub fn reload(self, config: &Config) -> Result<Self, ScriptError> {
+        self.reload_rewritten(config, &[], "")
+    }
+
+    /// [`ScriptedSession::reload`] after `rewrites` changed the thread's lines so far, in the
+    /// rollout file as in the copy the reload reads (as upstream's tests rewrite a rollout
+    /// between runs); `location` names the step in messages.
+    pub fn reload_rewritten(
+        self,
+        config: &Config,
+        rewrites: &[RolloutRewrite],
+        location: &str,
+    ) -> Result<Self, ScriptError> {
         let env = self.env;
         let mode = self.mode;
-        let earlier_lines = self.earlier_lines;
+        let mut earlier_lines = self.earlier_lines;
         let mut sink = self.session.into_sink();
+        if !rewrites.is_empty() {
+            sink.rewrite(|written| {
+                let split = earlier_lines.len();
+                let mut all = std::mem::take(&mut earlier_lines);
+                all.append(written);
+                for rewrite in rewrites {
+                    rewrite.apply(&mut all, location)?;
+                }
+                *written = all.split_off(split);
+                earlier_lines = all;
+                Ok(())
+            })?;
+        }
         let loaded = read_thread(&earlier_lines, &mut sink)?;
         let resumed = ResumedRollout::of_lines(&loaded.lines);
         drop(loaded);
@@ -462,6 +494,7 @@ impl<'env> ScriptedSession<'env> {
             earlier_lines: Vec::new(),
             token_usage,
             history_initialization: HistoryInitialization::New,
+            agents_md_loaded: None,
         })
     }
 
@@ -558,17 +591,34 @@ impl<'env> ScriptedSession<'env> {
 
     /// The turn's context: `config` with the AGENTS.md of its cwd, on this thread's identity and
     /// instructions, after the previous turn's settings.
-    fn turn_context(&self, config: &Config) -> Result<TurnContext, ScriptError> {
+    ///
+    /// As upstream's thread keeps the instructions it loaded, the AGENTS.md discovered for a
+    /// turn is kept while what discovery reads from (cwd, trust, CODEX_HOME, options) stays the
+    /// same: a file edited between turns reaches the next thread (a resume, a fork), not the
+    /// next turn of this one.
+    fn turn_context(&mut self, config: &Config) -> Result<TurnContext, ScriptError> {
         let turn_id = self.ids.draw_turn_ids().turn_id;
+        let codex_home = self.env.codex_home.agents_md_home();
         let mut turn = self.env.assembler(config).turn_context(
             config,
             &self.identity,
             turn_id,
             Some(&self.base_instructions),
             AgentsMd::Discover {
-                codex_home: self.env.codex_home.agents_md_home(),
+                codex_home: codex_home.clone(),
             },
         )?;
+        let mut request = config.agents_md_request("");
+        request.codex_home = codex_home;
+        match (&self.agents_md_loaded, &turn.agents_md) {
+            (Some((loaded_for, loaded)), _) if *loaded_for == request => {
+                turn.agents_md = Some(loaded.clone());
+            }
+            (_, Some(discovered)) => {
+                self.agents_md_loaded = Some((request, discovered.clone()));
+            }
+            (_, None) => {}
+        }
         turn.previous_turn = self.previous_turn.clone();
         turn.git_attribution = self.git_attribution.clone();
         turn.client_surface = self.client_surface;

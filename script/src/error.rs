@@ -49,6 +49,16 @@ pub enum ScriptError {
     Spool(#[source] io::Error),
     #[error("cannot start the seeded clock on {date}")]
     Clock { date: String },
+    /// An `edit` step could not change its file.
+    #[error("{location}: cannot edit {}: {source}", path.display())]
+    Edit {
+        location: String,
+        path: PathBuf,
+        source: io::Error,
+    },
+    /// The temporary copy of the scenario folder a script with `edit` steps runs on.
+    #[error("cannot copy {} to a temporary folder: {source}", path.display())]
+    Scratch { path: PathBuf, source: io::Error },
     /// A request could not be printed.
     #[error("cannot write the requests: {0}")]
     Output(#[source] io::Error),

@@ -1,11 +1,13 @@
 //! The script file: `{"session": {CONFIG}, "turns": [TURN, …]}` where a turn is
 //! `{"set": {CONFIG}, "user": "text", "reasoning": {REASONING}, "assistant": "reply",
-//! "compact": "summary", "resume": true, "rollback": N, "fork": true}` and CONFIG holds config.toml keys. `set` may also be an array of CONFIG objects (several
+//! "compact": "summary", "resume": true, "rollback": N, "fork": true, "edit": [EDIT],
+//! "rewrite_rollout": [REWRITE]}` and CONFIG holds config.toml keys. `set` may also be an array of CONFIG objects (several
 //! settings operations in a row), and `resume` a CONFIG object (the settings the restarted
 //! process runs with). Keys are checked strictly: an unknown one is an error that names it and
 //! where it is (`script.json: turns[2]: unknown key "asistant"`). REASONING is described in
 //! [`ScriptedReasoning`](super::ScriptedReasoning). A step `{"fork": …}` without `user`
-//! forks the thread and runs no turn (see [`ForkStep`]). A turn may also carry events
+//! forks the thread and runs no turn (see [`ForkStep`]); EDIT and REWRITE are described in
+//! [`FileEdit`] and [`RolloutRewrite`]. A turn may also carry events
 //! (`shell`, `tool_calls`, `interrupt`, …): see [`TurnEvents`].
 
 use std::num::NonZeroUsize;
@@ -17,11 +19,15 @@ use serde_json::Map;
 use serde_json::Value;
 
 use super::EVENT_KEYS;
+use super::FileEdit;
+use super::RolloutRewrite;
 use super::ScriptError;
 use super::ScriptedReasoning;
 use super::SettingsLayer;
 use super::TurnEvents;
 use super::reasoning::parse_reasoning;
+use super::steps::parse_edits;
+use super::steps::parse_rewrites;
 
 /// Keys of the script object.
 pub const SCRIPT_KEYS: &[&str] = &["session", "turns"];
@@ -35,6 +41,8 @@ pub const TURN_KEYS: &[&str] = &[
     "resume",
     "rollback",
     "fork",
+    "edit",
+    "rewrite_rollout",
 ];
 
 /// A parsed script.
@@ -57,7 +65,8 @@ pub struct TurnScript {
     /// array of them); each changes the settings from this turn on. Empty when the turn sends
     /// only its message. Like upstream's per-turn settings and thread-settings operations, each
     /// one applied once the thread has run a turn is recorded (`thread_settings_applied`), even
-    /// when it changes nothing (`"set": {}`).
+    /// when it changes nothing (`"set": {}`). On a `fork` step they are instead the
+    /// configuration the new thread is created with, recorded once by the fork.
     pub set: Vec<SettingsLayer>,
     /// What the user types.
     pub user: String,
@@ -77,6 +86,12 @@ pub struct TurnScript {
     pub events: TurnEvents,
     /// Fork the thread first (`fork`); the script goes on in the new thread.
     pub fork: Option<ForkStep>,
+    /// Files written or deleted before anything else of the step (`edit`): the run then works
+    /// on a temporary copy of the scenario folder.
+    pub edits: Vec<FileEdit>,
+    /// Rewrites of the thread's rollout lines so far, after the edits and before the step's
+    /// `resume` (which it requires: the rewritten lines are what the resume reads).
+    pub rewrites: Vec<RolloutRewrite>,
 }
 
 /// `fork`: what upstream's thread fork does between turns. The current thread's rollout ends;
@@ -156,6 +171,8 @@ impl TurnScript {
             rollback: None,
             events: TurnEvents::default(),
             fork: None,
+            edits: Vec::new(),
+            rewrites: Vec::new(),
         }
     }
 }
@@ -227,6 +244,12 @@ impl Script {
                 "the thread has run no turn to roll back",
             ));
         }
+        if turns.first().is_some_and(|turn| !turn.rewrites.is_empty()) {
+            return Err(ScriptError::invalid(
+                format!("{name}: turns[0].rewrite_rollout"),
+                "the thread has written no rollout to rewrite",
+            ));
+        }
         if turns.first().is_some_and(|turn| turn.fork.is_some()) {
             return Err(ScriptError::invalid(
                 format!("{name}: turns[0].fork"),
@@ -262,6 +285,15 @@ fn parse_turn(turn: &Value, location: &str, base_dir: &Path) -> Result<TurnScrip
         (None, Some(_)) => String::new(),
         (None, None) => return Err(ScriptError::invalid(location, "missing key \"user\"")),
     };
+    let edits = match turn.get("edit") {
+        None => Vec::new(),
+        Some(value) => parse_edits(value, &format!("{location}.edit"))?,
+    };
+    let rewrites = match turn.get("rewrite_rollout") {
+        None => Vec::new(),
+        Some(value) => parse_rewrites(value, &format!("{location}.rewrite_rollout"))?,
+    };
+
     let set = match turn.get("set") {
         None => Vec::new(),
         Some(Value::Object(config)) => vec![SettingsLayer::from_json(
@@ -321,6 +353,12 @@ fn parse_turn(turn: &Value, location: &str, base_dir: &Path) -> Result<TurnScrip
                 })?,
         ),
     };
+    if !rewrites.is_empty() && continuity == SessionContinuity::Continue {
+        return Err(ScriptError::invalid(
+            format!("{location}.rewrite_rollout"),
+            "a rewritten rollout is read by a resume: the step must also have \"resume\"",
+        ));
+    }
     Ok(TurnScript {
         set,
         user,
@@ -334,6 +372,8 @@ fn parse_turn(turn: &Value, location: &str, base_dir: &Path) -> Result<TurnScrip
         rollback,
         events: TurnEvents::parse(turn, location)?,
         fork,
+        edits,
+        rewrites,
     })
 }
 
@@ -400,7 +440,7 @@ fn parse_compact(value: Option<&Value>, location: &str) -> Result<Option<Compact
 }
 
 /// The first key of `object` (in file order) that is not in `known`, as an error.
-fn check_keys(
+pub(crate) fn check_keys(
     object: &Map<String, Value>,
     known: &[&str],
     location: &str,

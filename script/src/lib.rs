@@ -23,6 +23,8 @@
 //! - [`render_requests_jsonl`] / [`render_requests_layout`] / [`render_requests_delta`] print
 //!   the requests; [`RequestPrinter`] prints each as it comes, keeping at most the previous
 //!   request (the delta view, [`RequestDelta`], needs it).
+//! - [`FileEdit`] and [`RolloutRewrite`]: what a step changes between turns (`edit`,
+//!   `rewrite_rollout`); a script with edits runs on a [`Scratch`] copy of its scenario folder.
 //! - [`ScriptSink`] takes the rollout lines: to a rollout file, and a copy for `resume` turns
 //!   to re-read, in memory or, for long runs, in a temporary file ([`ReadBack`]).
 //!
@@ -39,8 +41,10 @@ mod reasoning;
 mod render;
 mod responder;
 mod runner;
+mod scratch;
 mod settings;
 mod sink;
+mod steps;
 mod thread;
 mod tool_calls;
 
@@ -87,12 +91,19 @@ pub use runner::ScriptRun;
 pub use runner::ScriptStart;
 pub use runner::play_script;
 pub use runner::run_script;
+pub use scratch::Scratch;
 pub use settings::CodexHome;
 pub use settings::SettingsLayer;
 pub use settings::load_config;
 pub use settings::load_continued_config;
 pub use sink::ReadBack;
 pub use sink::ScriptSink;
+pub use steps::EDIT_KEYS;
+pub use steps::EditRoot;
+pub use steps::FileChange;
+pub use steps::FileEdit;
+pub use steps::REWRITE_KEYS;
+pub use steps::RolloutRewrite;
 pub use thread::recorded_settings;
 pub use tool_calls::COMMAND_REFUSED;
 pub use tool_calls::CommandPolicy;

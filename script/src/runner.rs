@@ -6,8 +6,11 @@ use codex_rollout::LoadedRollout;
 use codex_rollout::ResumedRollout;
 
 use super::AfterFork;
+use super::CodexHome;
 use super::ContextMode;
+use super::EditRoot;
 use super::RequestSink;
+use super::Scratch;
 use super::Script;
 use super::ScriptError;
 use super::ScriptRequest;
@@ -17,6 +20,7 @@ use super::SessionContinuity;
 use super::SessionEnvironment;
 use super::SettingsLayer;
 use super::TurnResponder;
+use super::TurnScript;
 use super::load_config;
 
 /// What a script run produced.
@@ -81,7 +85,9 @@ pub fn run_script(
 /// it was created with. Before each turn, the settings of a `resume` object apply first (the
 /// restarted process's configuration), then its `rollback` drops user turns, then each `set`
 /// operation applies in order; turn `i` runs under `session` and everything turns `0..=i` set.
-/// A `fork` comes before all of these.
+/// A `fork` comes before all of these, its step's `set` being the configuration the new thread
+/// is created with. A step's `edit`s come first of all (on the [`Scratch`] copy), and its
+/// `rewrite_rollout` rewrites the lines its `resume` then reads.
 pub fn play_script(
     script: &Script,
     env: &SessionEnvironment,
@@ -91,6 +97,12 @@ pub fn play_script(
     responder: &mut dyn TurnResponder,
     requests: &mut dyn RequestSink,
 ) -> Result<PlayedRollouts, ScriptError> {
+    // Steps that edit files run on a temporary copy of the scenario folder.
+    let scratch = Scratch::prepare(script, env)?;
+    let (script, env) = match &scratch {
+        Some(scratch) => (&scratch.script, &scratch.env),
+        None => (script, env),
+    };
     let first_turn = match start {
         ScriptStart::Beginning => 0,
         ScriptStart::Resume { turn, .. } => turn,
@@ -128,11 +140,34 @@ pub fn play_script(
             &env.config_env,
             &location,
         )?;
+        if let Some(scratch) = &scratch
+            && !turn.edits.is_empty()
+        {
+            apply_edits(turn, &config, env, scratch)?;
+            // An edit may have changed CODEX_HOME's config.toml.
+            config = load_config(
+                &layers,
+                &env.codex_home,
+                env.host,
+                &env.config_env,
+                &location,
+            )?;
+        }
         let mut session = match (state, start) {
             (RunState::Running(session), _) => match turn.continuity {
                 SessionContinuity::Continue => *session,
-                SessionContinuity::ResumeFromRollout { .. } => session.reload(&config)?,
+                SessionContinuity::ResumeFromRollout { .. } => session.reload_rewritten(
+                    &config,
+                    &turn.rewrites,
+                    &format!("{location}.rewrite_rollout"),
+                )?,
             },
+            (RunState::Pending(_), ScriptStart::Resume { .. }) if !turn.rewrites.is_empty() => {
+                return Err(ScriptError::invalid(
+                    format!("{location}.rewrite_rollout"),
+                    "only the run that wrote a rollout rewrites it: run the script from the start",
+                ));
+            }
             (RunState::Pending(sink), ScriptStart::Beginning) => {
                 ScriptedSession::start(env, &config, sink, mode)?
             }
@@ -149,7 +184,23 @@ pub fn play_script(
                 session
             }
         };
+        // A fork step's `set` is the configuration the new thread is created with (upstream's
+        // fork takes a configuration of its own), not operations on it.
+        let operations: &[SettingsLayer] = match turn.fork {
+            Some(_) => &[],
+            None => &turn.set,
+        };
         if let Some(fork) = turn.fork {
+            if !turn.set.is_empty() {
+                layers.extend(&turn.set);
+                config = load_config(
+                    &layers,
+                    &env.codex_home,
+                    env.host,
+                    &env.config_env,
+                    &location,
+                )?;
+            }
             let (finished, child) =
                 session.fork_thread(&config, fork.point, ScriptSink::memory())?;
             match first {
@@ -165,7 +216,7 @@ pub fn play_script(
         if let Some(turns) = turn.rollback {
             session = session.rollback(&config, turns.get())?;
         }
-        for operation in &turn.set {
+        for operation in operations {
             layers.push(operation);
             config = load_config(
                 &layers,
@@ -195,6 +246,30 @@ pub fn play_script(
             PlayedRollouts { rollout, forks }
         }
     })
+}
+
+/// Applies the step's edits, each under the step's cwd or the run's CODEX_HOME (which must lie
+/// in the scratch copy).
+fn apply_edits(
+    turn: &TurnScript,
+    config: &codex_config::Config,
+    env: &SessionEnvironment,
+    scratch: &Scratch,
+) -> Result<(), ScriptError> {
+    for edit in &turn.edits {
+        let root = match (edit.root, &env.codex_home) {
+            (EditRoot::Cwd, _) => config.cwd.clone(),
+            (EditRoot::CodexHome, CodexHome::Dir(home)) => home.clone(),
+            (EditRoot::CodexHome, CodexHome::Isolated) => {
+                return Err(ScriptError::invalid(
+                    &edit.location,
+                    "the run has no CODEX_HOME to edit (give one with --codex-home)",
+                ));
+            }
+        };
+        edit.apply(&root, scratch.folder())?;
+    }
+    Ok(())
 }
 
 /// Before the first turn run the sink waits; afterwards the session owns it.

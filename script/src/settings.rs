@@ -24,6 +24,7 @@ use serde_json::Map;
 use serde_json::Value;
 
 use super::ScriptError;
+use super::scratch::relocate_value;
 
 /// Keys whose values are paths; relative ones resolve against the layer's folder.
 const PATH_KEYS: [&str; 4] = [
@@ -221,6 +222,22 @@ impl SettingsLayer {
         Self {
             origin: origin.into(),
             overrides: vec![cwd_override(dir)],
+        }
+    }
+
+    /// This layer with every absolute path under `from` (a value, or a key of a table such as
+    /// `projects`) moved under `to`: the same settings over a copy of the folder.
+    pub fn relocated(&self, from: &Path, to: &Path) -> Self {
+        Self {
+            origin: self.origin.clone(),
+            overrides: self
+                .overrides
+                .iter()
+                .map(|entry| CliOverride {
+                    value: relocate_value(&entry.value, from, to),
+                    ..entry.clone()
+                })
+                .collect(),
         }
     }
 

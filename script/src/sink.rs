@@ -145,6 +145,53 @@ impl ScriptSink {
         }
     }
 
+    /// Rewrites every line written so far with `change` (given them in order; it must keep
+    /// their number): the copy and the rollout file alike. Needs a copy to read them from
+    /// ([`ReadBack::Never`] keeps none) and a rollout file this run created, if any.
+    pub(crate) fn rewrite(
+        &mut self,
+        change: impl FnOnce(&mut Vec<RolloutLine>) -> Result<(), ScriptError>,
+    ) -> Result<(), ScriptError> {
+        let mut lines = match &mut self.copy {
+            Copy::Memory(lines) => std::mem::take(lines),
+            Copy::Spool { .. } => {
+                let text = self.read_back(&[]).map_err(ScriptError::Reload)?;
+                let loaded = match text {
+                    Some(text) => {
+                        codex_rollout::parse_rollout(text).map_err(ScriptError::Reload)?
+                    }
+                    None => codex_rollout::LoadedRollout::default(),
+                };
+                loaded.lines.into_iter().map(|loaded| loaded.line).collect()
+            }
+            Copy::Nothing => {
+                return Err(ScriptError::Reload(io::Error::other(
+                    "the session keeps no copy of them to rewrite",
+                )));
+            }
+        };
+        change(&mut lines)?;
+        if let Some(file) = &mut self.file {
+            file.rewrite(&lines)?;
+        }
+        match &mut self.copy {
+            Copy::Memory(kept) => *kept = lines,
+            Copy::Spool { writer, rewound } => {
+                writer.flush().map_err(ScriptError::Spool)?;
+                writer.get_ref().set_len(0).map_err(ScriptError::Spool)?;
+                writer
+                    .seek(SeekFrom::Start(0))
+                    .map_err(ScriptError::Spool)?;
+                *rewound = false;
+                for line in &lines {
+                    Copy::append_to_spool(writer, rewound, line).map_err(ScriptError::Spool)?;
+                }
+            }
+            Copy::Nothing => {}
+        }
+        Ok(())
+    }
+
     /// Ends the run: a new rollout file is renamed into place (an appended one has its lines
     /// already). Returns the lines kept in memory (none unless [`ReadBack::InMemory`]).
     pub fn finish(self) -> Result<Vec<RolloutLine>, RolloutError> {

@@ -236,7 +236,7 @@ fn unknown_keys_are_named_with_their_place() {
     assert_eq!(
         error(r#"{"turns": [{"user": "a"}, {"user": "b"}, {"user": "c", "asistant": "d"}]}"#),
         "script.json: turns[2]: unknown key \"asistant\" (expected one of: set, user, \
-         reasoning, assistant, compact, resume, rollback, fork, time_reminder, shell, interrupt, hook_context, \
+         reasoning, assistant, compact, resume, rollback, fork, edit, rewrite_rollout, time_reminder, shell, interrupt, hook_context, \
          additional_context, subagent_status, network_rule, approve_prefix, tool_calls)"
     );
     assert_eq!(
@@ -593,4 +593,35 @@ fn compact_object_is_a_compaction_task() {
     let error = Script::load(&path).unwrap_err().to_string();
     assert!(error.contains("turns[0].compact"), "{error}");
     assert!(error.contains("unknown key \"sumary\""), "{error}");
+}
+
+#[test]
+fn rollout_rewrites_need_a_resume_after_a_turn() {
+    assert_eq!(
+        error(
+            r#"{"turns": [{"rewrite_rollout": {"drop_world_state_section": "agents_md"}, "resume": true, "user": "a"}]}"#
+        ),
+        "script.json: turns[0].rewrite_rollout: the thread has written no rollout to rewrite"
+    );
+    assert_eq!(
+        error(
+            r#"{"turns": [{"user": "a"}, {"rewrite_rollout": {"drop_world_state_section": "agents_md"}, "user": "b"}]}"#
+        ),
+        "script.json: turns[1].rewrite_rollout: a rewritten rollout is read by a resume: the step \
+         must also have \"resume\""
+    );
+    assert_eq!(
+        error(
+            r#"{"turns": [{"user": "a"}, {"rewrite_rollout": [{"compacted": "first", "set": {}}], "resume": true, "user": "b"}]}"#
+        ),
+        "script.json: turns[1].rewrite_rollout[0].compacted: must be the 0-based number of the \
+         thread's compacted line"
+    );
+    assert_eq!(
+        error(
+            r#"{"turns": [{"user": "a"}, {"rewrite_rollout": {"drop": "x"}, "resume": true, "user": "b"}]}"#
+        ),
+        "script.json: turns[1].rewrite_rollout: unknown key \"drop\" (expected one of: \
+         drop_world_state_section, compacted, set)"
+    );
 }

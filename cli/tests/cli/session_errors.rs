@@ -64,7 +64,7 @@ fn unknown_turn_key() {
         &run,
         &format!(
             "{}: turns[2]: unknown key \"asistant\" (expected one of: set, user, reasoning, \
-             assistant, compact, resume, rollback, fork, time_reminder, shell, interrupt, hook_context, additional_context, \
+             assistant, compact, resume, rollback, fork, edit, rewrite_rollout, time_reminder, shell, interrupt, hook_context, additional_context, \
              subagent_status, network_rule, approve_prefix, tool_calls)",
             script.display()
         ),
@@ -271,4 +271,38 @@ fn fork_refuses_to_replace_its_parent() {
         ),
     );
     assert_eq!(std::fs::read_to_string(&rollout).expect("rollout"), text);
+}
+
+/// An `edit` path that leaves its folder is refused before anything runs; a run with edits
+/// leaves the files beside the script as they were.
+#[test]
+fn edit_steps_stay_in_the_copy_of_the_scenario_folder() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = dir.path().join("script.json");
+    let escaping = run_script(
+        dir.path(),
+        &format!(
+            r#"{{{SESSION}, "turns": [{{"user": "a"}}, {{"edit": {{"cwd": "../x", "write": "y"}}, "user": "b"}}]}}"#
+        ),
+    );
+    assert_user_error(
+        &escaping,
+        &format!(
+            "{}: turns[1].edit.cwd: \"../x\" leaves the folder: give a relative path without \"..\"",
+            script.display()
+        ),
+    );
+    write(&dir.path().join("script/project"), "AGENTS.md", "first");
+    let edited = run_script(
+        dir.path(),
+        &format!(
+            r#"{{{SESSION}, "turns": [{{"set": {{"cwd": "script/project"}}, "user": "a"}}, {{"edit": [{{"cwd": "AGENTS.md", "write": "second"}}, {{"cwd": "new/AGENTS.md", "write": "third"}}], "user": "b"}}]}}"#
+        ),
+    );
+    assert_eq!(edited.code, Some(0), "{edited:?}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("script/project/AGENTS.md")).expect("file"),
+        "first"
+    );
+    assert!(!dir.path().join("script/project/new").exists());
 }

@@ -153,13 +153,18 @@ fn an_overlay_of_every_template_reaches_the_requests_that_use_it() {
         .collect();
     scripts.sort();
     for script in &scripts {
-        let args = [
+        let mut args = vec![
             "session",
             "run",
             arg(script),
             "--prompts-dir",
             arg(&overlay),
         ];
+        // A scenario's CODEX_HOME, as the parity run gives it (its `edit` steps may need it).
+        let codex_home = script.with_extension("").join("codex_home");
+        if codex_home.is_dir() {
+            args.extend(["--codex-home", arg(&codex_home)]);
+        }
         printed.push_str(&stdout_of(run(&args), &args));
     }
 
