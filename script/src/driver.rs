@@ -36,6 +36,7 @@ use codex_protocol::rollout::RolloutLine;
 use codex_protocol::rollout::TokenUsageInfo;
 use codex_release::CodexRelease;
 use codex_rollout::ForkPoint;
+use codex_rollout::LineOrdinals;
 use codex_rollout::LoadedRollout;
 use codex_rollout::ReconstructWarning;
 use codex_rollout::ResumedRollout;
@@ -201,14 +202,24 @@ impl<'env> ScriptedSession<'env> {
             .base_instructions
             .instructions()
             .clone();
-        let meta = thread_meta(&identity, config, &base_instructions, &ids, None);
+        let history_mode = config.history_mode;
+        let meta = thread_meta(
+            &identity,
+            config,
+            &base_instructions,
+            &ids,
+            None,
+            history_mode,
+        );
+        let mut sink = sink;
+        sink.number_lines(LineOrdinals::from_start(history_mode));
         let mut session = Session::new(
             session_init(
                 env,
                 &ids,
                 &identity,
                 &base_instructions,
-                HistoryMode::Legacy,
+                history_mode,
                 config.release,
             ),
             sink,
@@ -220,7 +231,7 @@ impl<'env> ScriptedSession<'env> {
             ids,
             identity,
             base_instructions,
-            history_mode: HistoryMode::Legacy,
+            history_mode,
             previous_turn: None,
             turns_started: 0,
             git_attribution: None,
@@ -299,15 +310,19 @@ impl<'env> ScriptedSession<'env> {
         )?;
         let base_instructions =
             recorded.unwrap_or_else(|| drawn.base_instructions.instructions().clone());
+        // A fork keeps its parent's history mode, as upstream's forked history does.
+        let history_mode = HistoryMode::of(parent_meta);
         let meta = thread_meta(
             &identity,
             config,
             &base_instructions,
             &ids,
             parent_id.as_deref(),
+            history_mode,
         );
         let forked = fork(parent, meta, &ids.rollout_timestamp(), point);
         let digest = RolloutDigest::of(&forked.rollout.lines);
+        sink.number_lines(LineOrdinals::from_start(history_mode));
         for loaded in forked.rollout.lines {
             codex_core::RolloutSink::append(&mut sink, loaded.line)
                 .map_err(|error| ScriptError::Session(codex_core::SessionError::Rollout(error)))?;
@@ -609,6 +624,7 @@ fn thread_meta(
     base_instructions: &BaseInstructions,
     ids: &IdGenerator,
     forked_from: Option<&str>,
+    history_mode: HistoryMode,
 ) -> SessionMeta {
     new_thread_meta(NewThreadMeta {
         identity,
@@ -617,7 +633,7 @@ fn thread_meta(
         base_instructions: Some(base_instructions.clone()),
         timestamp: ids.rollout_timestamp(),
         forked_from,
-        writer: MetaWriter::Script,
+        writer: MetaWriter::Script(history_mode),
         git: None,
         release: config.release,
     })

@@ -38,6 +38,7 @@ use codex_protocol::ResponseItem;
 use codex_protocol::RolloutItem;
 use codex_protocol::RolloutLine;
 use codex_protocol::SessionMeta;
+pub use codex_protocol::rollout::HistoryMode;
 use codex_protocol::TurnContextItem;
 use codex_protocol::openai_models::ModelInfo;
 use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
@@ -84,37 +85,6 @@ pub struct SessionInit {
     pub history_mode: HistoryMode,
     /// The release whose rollout line shapes the session writes.
     pub release: CodexRelease,
-}
-
-/// How a rollout records a turn's user and agent messages (`session_meta.history_mode`,
-/// codex-rs/rollout/src/policy.rs): legacy rollouts write `user_message` and `agent_message`
-/// events, paginated ones `item_completed` events with the turn items instead (and number
-/// their lines).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum HistoryMode {
-    /// Rollouts without a `history_mode`, and those that say `legacy`.
-    #[default]
-    Legacy,
-    Paginated,
-}
-
-impl HistoryMode {
-    /// The protocol spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HistoryMode::Legacy => "legacy",
-            HistoryMode::Paginated => "paginated",
-        }
-    }
-
-    /// The mode of a rollout whose first `session_meta` is `meta`: paginated only when it
-    /// says so.
-    pub fn of(meta: Option<&SessionMeta>) -> Self {
-        match meta.and_then(|meta| meta.history_mode.as_deref()) {
-            Some("paginated") => HistoryMode::Paginated,
-            Some(_) | None => HistoryMode::Legacy,
-        }
-    }
 }
 
 /// The state a resumed or forked thread continues from (what rollout reconstruction yields).
