@@ -322,7 +322,6 @@ impl<'env> ScriptedSession<'env> {
         );
         let forked = fork(parent, meta, &ids.rollout_timestamp(), point);
         let digest = RolloutDigest::of(&forked.rollout.lines);
-        sink.number_lines(LineOrdinals::from_start(history_mode));
         for loaded in forked.rollout.lines {
             codex_core::RolloutSink::append(&mut sink, loaded.line)
                 .map_err(|error| ScriptError::Session(codex_core::SessionError::Rollout(error)))?;
@@ -375,6 +374,10 @@ impl<'env> ScriptedSession<'env> {
             digest,
             ..
         } = resumed;
+        // New lines go on with the numbering of the lines the thread holds (a paginated
+        // rollout's), and carry none after a rollout whose lines have none.
+        let mut sink = sink;
+        sink.number_lines(LineOrdinals::after(digest.last_ordinal));
         if reconstructed
             .warnings
             .contains(&ReconstructWarning::MissingSessionMeta)
