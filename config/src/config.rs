@@ -15,11 +15,11 @@ use std::time::Duration;
 use codex_protocol::AskForApproval;
 use codex_protocol::ModeKind;
 use codex_protocol::Personality;
-use codex_protocol::rollout::HistoryMode;
 use codex_protocol::ReasoningEffort;
 use codex_protocol::ReasoningSummary;
 use codex_protocol::SandboxMode;
 use codex_protocol::Verbosity;
+use codex_protocol::rollout::HistoryMode;
 
 use crate::agents_md::AgentsMdRequest;
 use crate::agents_md::DEFAULT_PROJECT_DOC_MAX_BYTES;

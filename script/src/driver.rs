@@ -414,6 +414,7 @@ impl<'env> ScriptedSession<'env> {
         // the fallback entry has no catalog texts, which is all the re-derivation reads.
         let baseline_author = BaselineAuthor::of(reconstructed.session_meta.as_ref());
         let history_mode = HistoryMode::of(reconstructed.session_meta.as_ref());
+        let context_window = reconstructed.context_window.clone();
         let client_surface = ClientSurface::of_thread_source(
             reconstructed
                 .session_meta
@@ -459,6 +460,7 @@ impl<'env> ScriptedSession<'env> {
             sink,
         );
         session.continue_history_sequence(digest.history_sequence);
+        session.continue_context_window(context_window);
         let events = EventState::resumed(session.world_state_baseline());
         let token_usage = digest
             .newest_token_usage
@@ -560,6 +562,7 @@ impl<'env> ScriptedSession<'env> {
         let session = std::mem::replace(&mut self.session, placeholder);
         let history = session.history().items().to_vec();
         let sequence = session.history_sequence().clone();
+        let context_window = session.context_window().cloned();
         self.session = Session::resume(
             init,
             ResumedSession {
@@ -572,6 +575,7 @@ impl<'env> ScriptedSession<'env> {
             session.into_sink(),
         );
         self.session.continue_history_sequence(sequence);
+        self.session.continue_context_window(context_window);
     }
 
     /// The turn's context: `config` with the AGENTS.md of its cwd, on this thread's identity and
@@ -588,6 +592,9 @@ impl<'env> ScriptedSession<'env> {
             },
         )?;
         turn.previous_turn = self.previous_turn.clone();
+        if let Some(window) = self.session.context_window() {
+            turn.token_budget.enter(window);
+        }
         turn.git_attribution = self.git_attribution.clone();
         turn.client_surface = self.client_surface;
         turn.history_initialization = self.history_initialization;

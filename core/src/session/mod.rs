@@ -38,12 +38,13 @@ use codex_protocol::ResponseItem;
 use codex_protocol::RolloutItem;
 use codex_protocol::RolloutLine;
 use codex_protocol::SessionMeta;
-pub use codex_protocol::rollout::HistoryMode;
 use codex_protocol::TurnContextItem;
 use codex_protocol::openai_models::ModelInfo;
 use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
+pub use codex_protocol::rollout::HistoryMode;
 use codex_protocol::rollout::TokenUsage;
 use codex_release::CodexRelease;
+use codex_rollout::ContextWindow;
 use codex_rollout::HistorySequence;
 use codex_rollout::ItemOrigin;
 
@@ -159,8 +160,8 @@ pub struct Session<S: RolloutSink> {
     recorded_baseline: Option<RecordedBaseline>,
     /// When the newest rollout line was written.
     last_line_at: Option<jiff::Timestamp>,
-    /// Mid-turn compactions this process ran (a resumed thread counts afresh).
-    compactions: u64,
+    /// The context window the newest compaction opened (`None`: still the thread's first).
+    context_window: Option<ContextWindow>,
     /// The numbering of response items in line metadata, when the release writes it.
     history_sequence: HistorySequence,
     /// The newest `token_usage_record` payload, which a compaction records.
@@ -214,7 +215,7 @@ impl<S: RolloutSink> Session<S> {
             turn_checkpoints: Vec::new(),
             recorded_baseline,
             last_line_at: None,
-            compactions: 0,
+            context_window: None,
             history_sequence: HistorySequence::default(),
             last_usage_record: None,
         }
