@@ -19,6 +19,7 @@ use codex_protocol::ReasoningEffort;
 use codex_protocol::ReasoningSummary;
 use codex_protocol::SandboxMode;
 use codex_protocol::Verbosity;
+use codex_protocol::rollout::HistoryMode;
 
 use crate::agents_md::AgentsMdRequest;
 use crate::agents_md::DEFAULT_PROJECT_DOC_MAX_BYTES;
@@ -170,6 +171,8 @@ pub struct Config {
     pub shell: String,
     /// `show_raw_agent_reasoning`: whether raw reasoning entries get their own event lines.
     pub show_raw_agent_reasoning: bool,
+    /// `history_mode`: how a new thread's rollout records its turns (legacy by default).
+    pub history_mode: HistoryMode,
     pub seed: Option<u64>,
     pub collaboration_mode: ModeKind,
     /// `collaboration_mode_instructions`: the mode's developer instructions, when set.
@@ -411,6 +414,7 @@ impl Config {
             timezone,
             shell: env.resolve_shell(merged.shell),
             show_raw_agent_reasoning: merged.show_raw_agent_reasoning.unwrap_or(false),
+            history_mode: merged.history_mode.unwrap_or_default(),
             seed: merged.seed,
             collaboration_mode: merged.collaboration_mode.unwrap_or_default(),
             collaboration_mode_instructions: merged.collaboration_mode_instructions,

@@ -11,6 +11,7 @@ use codex_protocol::ReasoningEffort;
 use codex_protocol::ReasoningSummary;
 use codex_protocol::SandboxMode;
 use codex_protocol::Verbosity;
+use codex_protocol::rollout::HistoryMode;
 use codex_release::CodexRelease;
 use serde::Deserialize;
 use serde::Serialize;
@@ -40,6 +41,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "cwd",
     "developer_instructions",
     "features",
+    "history_mode",
     "model",
     "model_auto_compact_token_limit",
     "model_catalog",
@@ -111,6 +113,9 @@ pub struct ConfigToml {
     /// Whether the model's raw reasoning text is shown, which also records an
     /// `agent_reasoning_raw_content` event for each raw reasoning entry.
     pub show_raw_agent_reasoning: Option<bool>,
+    /// How a new thread's rollout records its turns (`legacy`, `paginated`); upstream picks
+    /// it when a thread starts (`thread/start`'s `historyMode`), this project as a setting.
+    pub history_mode: Option<HistoryMode>,
     pub seed: Option<u64>,
     pub cwd: Option<PathBuf>,
     pub collaboration_mode: Option<ModeKind>,
@@ -356,6 +361,7 @@ impl ConfigToml {
             timezone,
             shell,
             show_raw_agent_reasoning,
+            history_mode,
             seed,
             cwd,
             collaboration_mode,
@@ -429,6 +435,7 @@ impl ConfigToml {
             timezone: timezone.or(self.timezone),
             shell: shell.or(self.shell),
             show_raw_agent_reasoning: show_raw_agent_reasoning.or(self.show_raw_agent_reasoning),
+            history_mode: history_mode.or(self.history_mode),
             seed: seed.or(self.seed),
             cwd: cwd.or(self.cwd),
             collaboration_mode: collaboration_mode.or(self.collaboration_mode),

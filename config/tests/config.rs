@@ -35,6 +35,7 @@ use codex_protocol::ReasoningEffort;
 use codex_protocol::ReasoningSummary;
 use codex_protocol::SandboxMode;
 use codex_protocol::Verbosity;
+use codex_protocol::rollout::HistoryMode;
 use config_support::Fixture;
 use pretty_assertions::assert_eq;
 
@@ -88,6 +89,7 @@ fn defaults_apply_without_a_config_file() {
             timezone: "UTC".to_string(),
             shell: "bash".to_string(),
             show_raw_agent_reasoning: false,
+            history_mode: HistoryMode::Legacy,
             seed: None,
             collaboration_mode: ModeKind::Default,
             collaboration_mode_instructions: None,
@@ -128,6 +130,7 @@ current_date = "2025-12-31"
 timezone = "Europe/Berlin"
 shell = "zsh"
 show_raw_agent_reasoning = true
+history_mode = "paginated"
 seed = 42
 cwd = "/work/project"
 collaboration_mode = "plan"
@@ -192,6 +195,7 @@ child_agents_md = true
             timezone: "Europe/Berlin".to_string(),
             shell: "zsh".to_string(),
             show_raw_agent_reasoning: true,
+            history_mode: HistoryMode::Paginated,
             seed: Some(42),
             collaboration_mode: ModeKind::Plan,
             collaboration_mode_instructions: Some("Plan in three steps.".to_string()),
@@ -241,6 +245,7 @@ fn known_keys_are_exactly_the_config_toml_fields() {
         timezone: Some(String::new()),
         shell: Some(String::new()),
         show_raw_agent_reasoning: Some(true),
+        history_mode: Some(HistoryMode::Legacy),
         seed: Some(1),
         cwd: Some("/".into()),
         collaboration_mode: Some(ModeKind::Default),
@@ -277,11 +282,13 @@ fn cli_overrides_beat_the_file_and_flags_beat_cli_overrides() {
                 "features.token_budget=true",
                 "collaboration_mode_instructions=Rolled back.",
                 "show_raw_agent_reasoning=true",
+                "history_mode=paginated",
             ],
         )
         .unwrap();
     assert_eq!(config.model.as_deref(), Some("from-flag"));
     assert!(config.show_raw_agent_reasoning);
+    assert_eq!(config.history_mode, HistoryMode::Paginated);
     assert_eq!(
         config.collaboration_mode_instructions.as_deref(),
         Some("Rolled back.")

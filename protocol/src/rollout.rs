@@ -13,6 +13,7 @@ use serde::Serializer;
 pub use compacted::CompactedItem;
 pub use compacted::CompactionWindowId;
 pub use compacted::WorldStateItem;
+pub use session_meta::HistoryMode;
 pub use session_meta::SessionMeta;
 pub use token_count::TOKEN_COUNT_EVENT_TYPE;
 pub use token_count::TokenUsage;

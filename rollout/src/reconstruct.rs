@@ -7,6 +7,7 @@ use std::fmt;
 use codex_context_fragments::apply_merge_patch;
 use codex_protocol::models::BaseInstructions;
 use codex_protocol::models::ResponseItem;
+use codex_protocol::rollout::CompactedItem;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::rollout::SessionMeta;
 use codex_protocol::rollout::TurnContextItem;
@@ -42,7 +43,32 @@ pub struct ReconstructedSession {
     pub world_state_baseline: Option<WorldStateBaseline>,
     /// The settings the newest surviving user turn ran with.
     pub previous_turn_settings: Option<PreviousTurnSettings>,
+    /// The context window the newest surviving compaction opened, when it names one; `None`:
+    /// the thread is still in its first window.
+    pub context_window: Option<ContextWindow>,
     pub warnings: Vec<ReconstructWarning>,
+}
+
+/// A context window after the first, as the compaction that opened it records it
+/// (`compacted.window_number`, `window_id`, `previous_window_id`): later turn requests name it
+/// in their metadata.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContextWindow {
+    /// 1 for the window the first compaction opens, and so on.
+    pub number: u64,
+    pub id: String,
+    pub previous_id: Option<String>,
+}
+
+impl ContextWindow {
+    /// The window `compacted` opened, when it records its number and id.
+    pub fn of(compacted: &CompactedItem) -> Option<Self> {
+        Some(Self {
+            number: compacted.window_number()?,
+            id: compacted.window_id()?.to_string(),
+            previous_id: compacted.previous_window_id.clone(),
+        })
+    }
 }
 
 /// Settings of the last user turn that later turns compare against.
@@ -162,10 +188,7 @@ impl Window<'_> {
 /// base (the first line without one), the newest surviving compaction (where the world-state
 /// baseline starts over) and the two turn contexts.
 pub(super) fn oldest_line_needed(facts: &[LineFacts], scan: &SegmentScan) -> usize {
-    let newest_surviving_compaction = facts
-        .iter()
-        .zip(&scan.dropped)
-        .rposition(|(facts, dropped)| !dropped && matches!(facts, LineFacts::Compacted { .. }));
+    let newest_surviving_compaction = newest_surviving_compaction(facts, scan);
     [
         Some(scan.base_compaction.unwrap_or(0)),
         Some(newest_surviving_compaction.unwrap_or(0)),
@@ -176,6 +199,14 @@ pub(super) fn oldest_line_needed(facts: &[LineFacts], scan: &SegmentScan) -> usi
     .flatten()
     .min()
     .unwrap_or(0)
+}
+
+/// The position of the newest compaction no rollback dropped.
+fn newest_surviving_compaction(facts: &[LineFacts], scan: &SegmentScan) -> Option<usize> {
+    facts
+        .iter()
+        .zip(&scan.dropped)
+        .rposition(|(facts, dropped)| !dropped && matches!(facts, LineFacts::Compacted { .. }))
 }
 
 /// Rebuilds the session from the facts of every line, the scan over them and the lines of
@@ -264,6 +295,17 @@ pub(super) fn rebuild(
             | RolloutItem::Other { .. } => None,
         }
     };
+    let context_window =
+        newest_surviving_compaction(facts, &scan).and_then(|index| {
+            match &window.at(index)?.line.item {
+                RolloutItem::Compacted(compacted) => ContextWindow::of(compacted),
+                RolloutItem::SessionMeta(_)
+                | RolloutItem::ResponseItem(_)
+                | RolloutItem::TurnContext(_)
+                | RolloutItem::WorldState(_)
+                | RolloutItem::Other { .. } => None,
+            }
+        });
     let reference_context_item = turn_context_at(scan.reference_context).cloned();
     let previous_turn_settings =
         turn_context_at(scan.previous_turn_context).map(|context| PreviousTurnSettings {
@@ -302,6 +344,7 @@ pub(super) fn rebuild(
         reference_context_item,
         world_state_baseline: baseline,
         previous_turn_settings,
+        context_window,
         warnings,
     }
 }

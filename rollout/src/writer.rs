@@ -10,6 +10,7 @@ use std::io::Write;
 use std::path::Path;
 use std::path::PathBuf;
 
+use codex_protocol::rollout::HistoryMode;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::rollout::RolloutLine;
 use codex_utils_fs::Existing;
@@ -34,6 +35,27 @@ pub enum LineOrdinals {
 }
 
 impl LineOrdinals {
+    /// The numbering of a new rollout written in `mode`: from 0 when paginated, none when
+    /// legacy.
+    pub fn from_start(mode: HistoryMode) -> Self {
+        match mode {
+            HistoryMode::Legacy => Self::Omitted,
+            HistoryMode::Paginated => Self::Sequential { next: 0 },
+        }
+    }
+
+    /// The ordinal the next line takes (`None` when lines carry none); the numbering moves on.
+    pub fn take(&mut self) -> Option<u64> {
+        match self {
+            Self::Omitted => None,
+            Self::Sequential { next } => {
+                let ordinal = *next;
+                *next = next.saturating_add(1);
+                Some(ordinal)
+            }
+        }
+    }
+
     /// Continues the numbering of a loaded rollout: sequential after its highest ordinal when
     /// its lines carry ordinals, omitted otherwise.
     pub fn continuing(loaded: &LoadedRollout) -> Self {
@@ -251,14 +273,7 @@ impl RolloutWriter {
     }
 
     fn take_ordinal(&mut self) -> Option<u64> {
-        match &mut self.ordinals {
-            LineOrdinals::Omitted => None,
-            LineOrdinals::Sequential { next } => {
-                let ordinal = *next;
-                *next = next.saturating_add(1);
-                Some(ordinal)
-            }
-        }
+        self.ordinals.take()
     }
 
     fn write_line(&mut self, line: &RolloutLine) -> Result<(), RolloutError> {

@@ -468,3 +468,52 @@ fn streaming_resume_agrees_with_read_then_reconstruct_around_compactions() {
         );
     }
 }
+
+/// The context window a resumed thread is in is the one its newest compaction that no rollback
+/// dropped opened; a compaction without a window number names none.
+#[test]
+fn the_newest_surviving_compaction_names_the_context_window() {
+    let windowed = |number: u64, id: &str, previous: &str| {
+        line(
+            "compacted",
+            json!({
+                "message": "S",
+                "replacement_history": [message_item("user", "first")],
+                "window_number": number,
+                "first_window_id": "w0",
+                "previous_window_id": previous,
+                "window_id": id,
+            }),
+        )
+    };
+    let mut lines = vec![session_meta("t")];
+    lines.extend(user_turn("t1", "gpt-5.5", &[], "first", "ok"));
+    lines.extend([
+        task_started("c1"),
+        windowed(1, "w1", "w0"),
+        task_complete("c1"),
+    ]);
+    lines.extend(user_turn("t2", "gpt-5.5", &[], "second", "ok"));
+    let session = reconstruct(&load(&jsonl(&lines)));
+    let expected = codex_rollout::ContextWindow {
+        number: 1,
+        id: "w1".to_string(),
+        previous_id: Some("w0".to_string()),
+    };
+    assert_eq!(session.context_window, Some(expected.clone()));
+
+    // A second compaction inside a turn that is rolled back leaves the thread in the first one.
+    lines.extend([
+        task_started("t3"),
+        message("user", "third"),
+        windowed(2, "w2", "w1"),
+    ]);
+    lines.extend([task_complete("t3"), rolled_back(1)]);
+    let session = reconstruct(&load(&jsonl(&lines)));
+    assert_eq!(session.context_window, Some(expected));
+
+    let mut plain = vec![session_meta("t")];
+    plain.extend(user_turn("t1", "gpt-5.5", &[], "first", "ok"));
+    plain.push(compacted("S", Some(vec![message_item("user", "first")])));
+    assert_eq!(reconstruct(&load(&jsonl(&plain))).context_window, None);
+}

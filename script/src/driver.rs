@@ -38,6 +38,7 @@ use codex_protocol::rollout::RolloutLine;
 use codex_protocol::rollout::TokenUsageInfo;
 use codex_release::CodexRelease;
 use codex_rollout::ForkPoint;
+use codex_rollout::LineOrdinals;
 use codex_rollout::LoadedRollout;
 use codex_rollout::ReconstructWarning;
 use codex_rollout::ResumedRollout;
@@ -207,14 +208,24 @@ impl<'env> ScriptedSession<'env> {
             .base_instructions
             .instructions()
             .clone();
-        let meta = thread_meta(&identity, config, &base_instructions, &ids, None);
+        let history_mode = config.history_mode;
+        let meta = thread_meta(
+            &identity,
+            config,
+            &base_instructions,
+            &ids,
+            None,
+            history_mode,
+        );
+        let mut sink = sink;
+        sink.number_lines(LineOrdinals::from_start(history_mode));
         let mut session = Session::new(
             session_init(
                 env,
                 &ids,
                 &identity,
                 &base_instructions,
-                HistoryMode::Legacy,
+                history_mode,
                 config.release,
             ),
             sink,
@@ -226,7 +237,7 @@ impl<'env> ScriptedSession<'env> {
             ids,
             identity,
             base_instructions,
-            history_mode: HistoryMode::Legacy,
+            history_mode,
             previous_turn: None,
             turns_started: 0,
             git_attribution: None,
@@ -306,12 +317,15 @@ impl<'env> ScriptedSession<'env> {
         )?;
         let base_instructions =
             recorded.unwrap_or_else(|| drawn.base_instructions.instructions().clone());
+        // A fork keeps its parent's history mode, as upstream's forked history does.
+        let history_mode = HistoryMode::of(parent_meta);
         let meta = thread_meta(
             &identity,
             config,
             &base_instructions,
             &ids,
             parent_id.as_deref(),
+            history_mode,
         );
         let forked = fork(parent, meta, &ids.rollout_timestamp(), point);
         let digest = RolloutDigest::of(&forked.rollout.lines);
@@ -392,6 +406,10 @@ impl<'env> ScriptedSession<'env> {
             digest,
             ..
         } = resumed;
+        // New lines go on with the numbering of the lines the thread holds (a paginated
+        // rollout's), and carry none after a rollout whose lines have none.
+        let mut sink = sink;
+        sink.number_lines(LineOrdinals::after(digest.last_ordinal));
         if reconstructed
             .warnings
             .contains(&ReconstructWarning::MissingSessionMeta)
@@ -428,6 +446,7 @@ impl<'env> ScriptedSession<'env> {
         // the fallback entry has no catalog texts, which is all the re-derivation reads.
         let baseline_author = BaselineAuthor::of(reconstructed.session_meta.as_ref());
         let history_mode = HistoryMode::of(reconstructed.session_meta.as_ref());
+        let context_window = reconstructed.context_window.clone();
         let client_surface = ClientSurface::of_thread_source(
             reconstructed
                 .session_meta
@@ -473,6 +492,7 @@ impl<'env> ScriptedSession<'env> {
             sink,
         );
         session.continue_history_sequence(digest.history_sequence);
+        session.continue_context_window(context_window);
         let events = EventState::resumed(session.world_state_baseline());
         let token_usage = digest
             .newest_token_usage
@@ -575,6 +595,7 @@ impl<'env> ScriptedSession<'env> {
         let session = std::mem::replace(&mut self.session, placeholder);
         let history = session.history().items().to_vec();
         let sequence = session.history_sequence().clone();
+        let context_window = session.context_window().cloned();
         self.session = Session::resume(
             init,
             ResumedSession {
@@ -587,6 +608,7 @@ impl<'env> ScriptedSession<'env> {
             session.into_sink(),
         );
         self.session.continue_history_sequence(sequence);
+        self.session.continue_context_window(context_window);
     }
 
     /// The turn's context: `config` with the AGENTS.md of its cwd, on this thread's identity and
@@ -620,6 +642,9 @@ impl<'env> ScriptedSession<'env> {
             (_, None) => {}
         }
         turn.previous_turn = self.previous_turn.clone();
+        if let Some(window) = self.session.context_window() {
+            turn.token_budget.enter(window);
+        }
         turn.git_attribution = self.git_attribution.clone();
         turn.client_surface = self.client_surface;
         turn.history_initialization = self.history_initialization;
@@ -659,6 +684,7 @@ fn thread_meta(
     base_instructions: &BaseInstructions,
     ids: &IdGenerator,
     forked_from: Option<&str>,
+    history_mode: HistoryMode,
 ) -> SessionMeta {
     new_thread_meta(NewThreadMeta {
         identity,
@@ -667,7 +693,7 @@ fn thread_meta(
         base_instructions: Some(base_instructions.clone()),
         timestamp: ids.rollout_timestamp(),
         forked_from,
-        writer: MetaWriter::Script,
+        writer: MetaWriter::Script(history_mode),
         git: None,
         release: config.release,
     })

@@ -40,6 +40,10 @@ pub enum ReadBack {
 pub struct ScriptSink {
     copy: Copy,
     file: Option<RolloutWriter>,
+    /// The sink's own numbering of the lines it is handed (a paginated thread's `ordinal`s),
+    /// so its copy and its file carry the same numbers; omitted unless
+    /// [`ScriptSink::number_lines`] turns it on.
+    ordinals: LineOrdinals,
 }
 
 /// The copy a sink keeps for reading back.
@@ -66,6 +70,7 @@ impl ScriptSink {
         Self {
             copy: Copy::Memory(Vec::new()),
             file: None,
+            ordinals: LineOrdinals::Omitted,
         }
     }
 
@@ -74,6 +79,7 @@ impl ScriptSink {
         Ok(Self {
             copy: Copy::new(read_back)?,
             file: None,
+            ordinals: LineOrdinals::Omitted,
         })
     }
 
@@ -93,6 +99,7 @@ impl ScriptSink {
                 existing,
                 LineOrdinals::Omitted,
             )?),
+            ordinals: LineOrdinals::Omitted,
         })
     }
 
@@ -102,7 +109,15 @@ impl ScriptSink {
         Ok(Self {
             copy: Copy::Memory(Vec::new()),
             file: Some(RolloutWriter::open_existing(path, ordinals)?),
+            ordinals: LineOrdinals::Omitted,
         })
+    }
+
+    /// Numbers the lines handed over from now on as `ordinals` says (each line's `ordinal` is
+    /// replaced), before they reach the copy and the file: a new paginated thread's rollout
+    /// from 0.
+    pub fn number_lines(&mut self, ordinals: LineOrdinals) {
+        self.ordinals = ordinals;
     }
 
     /// The lines kept in memory ([`ReadBack::InMemory`]), in order; none with another
@@ -232,7 +247,10 @@ impl Copy {
 }
 
 impl RolloutSink for ScriptSink {
-    fn append(&mut self, line: RolloutLine) -> Result<(), RolloutSinkError> {
+    fn append(&mut self, mut line: RolloutLine) -> Result<(), RolloutSinkError> {
+        if let Some(ordinal) = self.ordinals.take() {
+            line.ordinal = Some(ordinal);
+        }
         if let Some(file) = &mut self.file {
             file.append_line(&line)
                 .map_err(|error| RolloutSinkError(Box::new(error)))?;

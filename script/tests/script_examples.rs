@@ -357,6 +357,63 @@ fn compaction_task_layout() {
         })
         .collect();
     insta::assert_snapshot!("compaction_task_rollout", lines.join("\n"));
+
+    // The compaction's own request still runs in the first context window; the turns after it
+    // run in the window it opened (number 1, the id its `compacted` line records), as do the
+    // turns of the thread resumed from that rollout.
+    let opened = run
+        .rollout
+        .iter()
+        .find_map(|line| match &line.item {
+            RolloutItem::Compacted(compacted) => compacted.window_id().map(str::to_string),
+            _ => None,
+        })
+        .unwrap();
+    let windows = |requests: &[codex_script::ScriptRequest]| -> Vec<(String, String)> {
+        requests
+            .iter()
+            .map(|request| {
+                let body = serde_json::to_value(&request.body).unwrap();
+                let metadata = body["client_metadata"]["x-codex-turn-metadata"]
+                    .as_str()
+                    .unwrap();
+                let metadata: Value = serde_json::from_str(metadata).unwrap();
+                let number = metadata["window_id"].as_str().unwrap();
+                let number = number.rsplit(':').next().unwrap().to_string();
+                let id = metadata["context_window_id"].as_str().unwrap().to_string();
+                (number, id)
+            })
+            .collect()
+    };
+    let straight = windows(&run.requests);
+    let numbers: Vec<&str> = straight.iter().map(|(number, _)| number.as_str()).collect();
+    assert_eq!(numbers, ["0", "0", "1", "1"]);
+    assert_eq!(straight[0].1, straight[1].1);
+    assert_eq!(straight[2].1, opened);
+    assert_eq!(straight[3].1, opened);
+    let first_part = run_script(
+        &truncated(&script, 2),
+        &environment(&script),
+        ScriptStart::Beginning,
+        ScriptSink::memory(),
+        ContextMode::Diffs,
+        &mut ScriptedReplies,
+    )
+    .unwrap();
+    let rollout = reload(&first_part.rollout);
+    let rest = run_script(
+        &script,
+        &environment(&script),
+        ScriptStart::Resume {
+            rollout: &rollout,
+            turn: 2,
+        },
+        ScriptSink::memory(),
+        ContextMode::Diffs,
+        &mut ScriptedReplies,
+    )
+    .unwrap();
+    assert_eq!(windows(&rest.requests), straight[3..]);
 }
 
 /// `fork.json`: each `fork` step ends the current thread's rollout and starts a new thread
@@ -412,4 +469,77 @@ fn fork_layout() {
     // The third request runs on the second fork, which branched off the first.
     assert_eq!(forked, vec![None, None, session_id(&run.forks[0])]);
     assert!(forked[2].is_some());
+}
+
+/// `paginated_fork.json`: a thread in paginated history mode numbers its rollout lines from 0
+/// and records its messages and reasoning as `item_completed` turn items; the fork keeps the
+/// mode (its rollout numbered from 0 again, the copied lines included) and the resumed fork
+/// goes on with the numbering. Resuming the parent from its rollout continues its numbering as
+/// the straight run does. (Not in `EXAMPLES`: a fork ends the first thread's rollout.)
+#[test]
+fn paginated_fork_layout() {
+    let script = example("paginated_fork");
+    let run = run(&script, ContextMode::Diffs);
+    assert_eq!(run.requests.len(), 4);
+    assert_eq!(run.forks.len(), 1);
+    let shape = |lines: &[codex_protocol::RolloutLine]| -> Vec<String> {
+        lines
+            .iter()
+            .map(|line| serde_json::to_value(line).unwrap())
+            .map(|line| {
+                let ordinal = line["ordinal"]
+                    .as_u64()
+                    .map_or("-".into(), |n| n.to_string());
+                let kind = line["type"].as_str().unwrap_or_default().to_string();
+                let what = match (kind.as_str(), &line["payload"]) {
+                    ("event_msg", payload) if payload["type"] == "item_completed" => {
+                        format!(
+                            "item_completed {}",
+                            payload["item"]["type"].as_str().unwrap()
+                        )
+                    }
+                    ("event_msg", payload) => payload["type"].as_str().unwrap_or_default().into(),
+                    ("session_meta", payload) => format!(
+                        "session_meta history_mode {}",
+                        payload["history_mode"].as_str().unwrap_or("-")
+                    ),
+                    _ => kind,
+                };
+                format!("{ordinal} {what}")
+            })
+            .collect()
+    };
+    let mut rollouts = vec![shape(&run.rollout).join("\n")];
+    rollouts.extend(run.forks.iter().map(|lines| shape(lines).join("\n")));
+    insta::assert_snapshot!("paginated_fork_rollouts", rollouts.join("\n---\n"));
+    for lines in std::iter::once(&run.rollout).chain(&run.forks) {
+        let ordinals: Vec<Option<u64>> = lines.iter().map(|line| line.ordinal).collect();
+        let expected: Vec<Option<u64>> = (0..lines.len() as u64).map(Some).collect();
+        assert_eq!(ordinals, expected);
+    }
+
+    // The parent resumed after its first turn writes what the straight run wrote next.
+    let first_part = run_script(
+        &truncated(&script, 1),
+        &environment(&script),
+        ScriptStart::Beginning,
+        ScriptSink::memory(),
+        ContextMode::Diffs,
+        &mut ScriptedReplies,
+    )
+    .unwrap();
+    let rollout = reload(&first_part.rollout);
+    let rest = run_script(
+        &truncated(&script, 2),
+        &environment(&script),
+        ScriptStart::Resume {
+            rollout: &rollout,
+            turn: 1,
+        },
+        ScriptSink::memory(),
+        ContextMode::Diffs,
+        &mut ScriptedReplies,
+    )
+    .unwrap();
+    assert_eq!(rest.rollout, run.rollout[first_part.rollout.len()..]);
 }

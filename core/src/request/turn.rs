@@ -28,10 +28,6 @@ use crate::turn_context::TurnContext;
 use codex_release::TurnMetadataKeys;
 use codex_tools::ToolSpec;
 
-/// The number of a thread's first context window. The window number and id of a turn are the
-/// first window's: a compaction in the middle of a turn does not move them here.
-const FIRST_WINDOW_NUMBER: u64 = 0;
-
 /// Why a turn's request could not be built.
 #[derive(Debug, thiserror::Error)]
 pub enum TurnRequestError {
@@ -175,8 +171,8 @@ pub fn turn_metadata(turn: &TurnContext, ids: &IdGenerator) -> TurnMetadata {
         thread_id: turn.thread_id.clone(),
         agent_name: turn.token_budget.agent_path.clone(),
         turn_id: turn.turn_id.clone(),
-        window_id: format!("{}:{FIRST_WINDOW_NUMBER}", turn.thread_id),
-        window_number: settings.then_some(FIRST_WINDOW_NUMBER),
+        window_id: format!("{}:{}", turn.thread_id, turn.token_budget.window_number),
+        window_number: settings.then_some(turn.token_budget.window_number),
         context_window_id,
         request_kind: RequestKind::Turn,
         forked_from_thread_id: turn.forked_from_thread_id.clone(),

@@ -17,8 +17,9 @@ use crate::ids::ThreadIdentity;
 /// Which command writes the thread, which decides the fields that say so.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MetaWriter {
-    /// `session run/resume/fork`: this project's own originator.
-    Script,
+    /// `session run/resume/fork`: this project's own originator, and the thread's history mode
+    /// when it is paginated (a legacy thread's line leaves it out, which reads as legacy).
+    Script(HistoryMode),
     /// `send`: written as `codex exec` writes a thread it sends (originator, `exec` source,
     /// paginated history mode, session id, a thread the user started, the repository's git
     /// state).
@@ -76,7 +77,13 @@ impl BaselineAuthor {
 /// The `session_meta` of a new thread.
 pub fn new_thread_meta(inputs: NewThreadMeta<'_>) -> SessionMeta {
     let (originator, source, history_mode, session_id, thread_source) = match inputs.writer {
-        MetaWriter::Script => (SCRIPT_ORIGINATOR, "cli", None, None, None),
+        MetaWriter::Script(history_mode) => {
+            let history_mode = match history_mode {
+                HistoryMode::Legacy => None,
+                HistoryMode::Paginated => Some(history_mode.as_str().to_string()),
+            };
+            (SCRIPT_ORIGINATOR, "cli", history_mode, None, None)
+        }
         MetaWriter::Exec => (
             EXEC_ORIGINATOR,
             "exec",

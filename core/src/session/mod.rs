@@ -41,8 +41,10 @@ use codex_protocol::SessionMeta;
 use codex_protocol::TurnContextItem;
 use codex_protocol::openai_models::ModelInfo;
 use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
+pub use codex_protocol::rollout::HistoryMode;
 use codex_protocol::rollout::TokenUsage;
 use codex_release::CodexRelease;
+use codex_rollout::ContextWindow;
 use codex_rollout::HistorySequence;
 use codex_rollout::ItemOrigin;
 
@@ -84,37 +86,6 @@ pub struct SessionInit {
     pub history_mode: HistoryMode,
     /// The release whose rollout line shapes the session writes.
     pub release: CodexRelease,
-}
-
-/// How a rollout records a turn's user and agent messages (`session_meta.history_mode`,
-/// codex-rs/rollout/src/policy.rs): legacy rollouts write `user_message` and `agent_message`
-/// events, paginated ones `item_completed` events with the turn items instead (and number
-/// their lines).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum HistoryMode {
-    /// Rollouts without a `history_mode`, and those that say `legacy`.
-    #[default]
-    Legacy,
-    Paginated,
-}
-
-impl HistoryMode {
-    /// The protocol spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HistoryMode::Legacy => "legacy",
-            HistoryMode::Paginated => "paginated",
-        }
-    }
-
-    /// The mode of a rollout whose first `session_meta` is `meta`: paginated only when it
-    /// says so.
-    pub fn of(meta: Option<&SessionMeta>) -> Self {
-        match meta.and_then(|meta| meta.history_mode.as_deref()) {
-            Some("paginated") => HistoryMode::Paginated,
-            Some(_) | None => HistoryMode::Legacy,
-        }
-    }
 }
 
 /// The state a resumed or forked thread continues from (what rollout reconstruction yields).
@@ -189,8 +160,8 @@ pub struct Session<S: RolloutSink> {
     recorded_baseline: Option<RecordedBaseline>,
     /// When the newest rollout line was written.
     last_line_at: Option<jiff::Timestamp>,
-    /// Mid-turn compactions this process ran (a resumed thread counts afresh).
-    compactions: u64,
+    /// The context window the newest compaction opened (`None`: still the thread's first).
+    context_window: Option<ContextWindow>,
     /// The numbering of response items in line metadata, when the release writes it.
     history_sequence: HistorySequence,
     /// The newest `token_usage_record` payload, which a compaction records.
@@ -244,7 +215,7 @@ impl<S: RolloutSink> Session<S> {
             turn_checkpoints: Vec::new(),
             recorded_baseline,
             last_line_at: None,
-            compactions: 0,
+            context_window: None,
             history_sequence: HistorySequence::default(),
             last_usage_record: None,
         }

@@ -12,6 +12,7 @@ use codex_protocol::TurnContextItem;
 use codex_protocol::rollout::CompactionWindowId;
 use codex_protocol::rollout::TokenUsageInfo;
 use codex_release::CompactionRecord;
+use codex_rollout::ContextWindow;
 use codex_rollout::RetainedMessage;
 use codex_rollout::resume_metadata;
 use serde_json::Map;
@@ -73,7 +74,7 @@ pub struct Rollback {
 
 /// The context window a mid-turn compaction opens (upstream: `advance_auto_compact_window`).
 struct CompactionWindow {
-    /// How many compactions this session ran, this one included.
+    /// The window's number: one more than the window the thread was in.
     number: u64,
     first_id: String,
     previous_id: String,
@@ -110,13 +111,7 @@ impl<S: RolloutSink> Session<S> {
         started_at_ms: i64,
     ) -> Result<TokenUsageInfo, SessionError> {
         let (summary_text, mut replacement) = self.compacted_history(summary);
-        self.compactions += 1;
-        let window = CompactionWindow {
-            number: self.compactions,
-            first_id: turn.token_budget.first_window_id.clone(),
-            previous_id: turn.token_budget.window_id.clone(),
-            id: self.ids.uuid_v7().to_string(),
-        };
+        let window = self.open_context_window(turn);
         for item in &mut replacement {
             assign_new_message_id(item, &self.ids);
         }
@@ -165,13 +160,7 @@ impl<S: RolloutSink> Session<S> {
             .rposition(|item| is_user_turn_boundary(item) && !is_compaction_summary(item, prefix))
             .unwrap_or(summary_index);
         replacement.splice(position..position, initial);
-        self.compactions += 1;
-        let window = CompactionWindow {
-            number: self.compactions,
-            first_id: turn.token_budget.first_window_id.clone(),
-            previous_id: turn.token_budget.window_id.clone(),
-            id: self.ids.uuid_v7().to_string(),
-        };
+        let window = self.open_context_window(turn);
         let reference = turn_context_item(turn);
         let bookkeeping = match turn.profile().compaction_record {
             CompactionRecord::Windows => None,
@@ -247,6 +236,34 @@ impl<S: RolloutSink> Session<S> {
 
     /// The `compacted` line recording `replacement` as the new history (and the context window
     /// it opens, when known).
+    /// The context window a compaction during or before `turn` opens, which the session is in
+    /// from now on: the next number after the window `turn` ran in.
+    fn open_context_window(&mut self, turn: &TurnContext) -> CompactionWindow {
+        let window = CompactionWindow {
+            number: turn.token_budget.window_number.saturating_add(1),
+            first_id: turn.token_budget.first_window_id.clone(),
+            previous_id: turn.token_budget.window_id.clone(),
+            id: self.ids.uuid_v7().to_string(),
+        };
+        self.context_window = Some(ContextWindow {
+            number: window.number,
+            id: window.id.clone(),
+            previous_id: Some(window.previous_id.clone()),
+        });
+        window
+    }
+
+    /// The context window the newest compaction opened; `None` while the thread is in its
+    /// first. Turns built after a compaction enter it (`TokenBudgetSettings::enter`).
+    pub fn context_window(&self) -> Option<&ContextWindow> {
+        self.context_window.as_ref()
+    }
+
+    /// Continues in `window`, the one a resumed or forked thread's rollout was in.
+    pub fn continue_context_window(&mut self, window: Option<ContextWindow>) {
+        self.context_window = window;
+    }
+
     fn persist_compacted(
         &mut self,
         message: String,

@@ -33,6 +33,7 @@ use codex_protocol::Verbosity;
 use codex_protocol::WebSearchMode;
 use codex_protocol::openai_models::ModelInfo;
 use codex_protocol::openai_models::ReasoningEffort;
+use codex_rollout::ContextWindow;
 
 pub use from_config::TurnContextError;
 pub use from_config::TurnContextSources;
@@ -153,6 +154,9 @@ pub struct TokenBudgetSettings {
     pub first_window_id: String,
     pub window_id: String,
     pub previous_window_id: Option<String>,
+    /// The window's number: 0 for the first, one more after each compaction (the turn
+    /// metadata's `window_id` suffix).
+    pub window_number: u64,
     /// Notes carried over between windows, appended to the `<context_window>` block.
     pub thread_hint: Option<String>,
     /// Configured `<context_window_guidance>` text; blank means none.
@@ -301,6 +305,15 @@ pub struct TurnContext {
     pub model_catalog: Option<codex_context_fragments::FragmentFingerprint>,
 }
 
+impl TokenBudgetSettings {
+    /// Moves the turn into `window`, the context window a compaction opened.
+    pub fn enter(&mut self, window: &ContextWindow) {
+        self.window_number = window.number;
+        self.window_id = window.id.clone();
+        self.previous_window_id = window.previous_id.clone();
+    }
+}
+
 impl TurnContext {
     /// A turn of a new root thread on `model` in `cwd`, with upstream's defaults: model-rendered
     /// base instructions, read-only sandbox, on-request approvals, default collaboration mode,
@@ -329,6 +342,7 @@ impl TurnContext {
                 first_window_id: thread_id.clone(),
                 window_id: thread_id.clone(),
                 previous_window_id: None,
+                window_number: 0,
                 thread_hint: None,
                 guidance_message: None,
             },

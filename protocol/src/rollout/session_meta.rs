@@ -84,3 +84,36 @@ impl SessionMeta {
             .or(self.instructions.as_deref())
     }
 }
+
+/// How a rollout records a turn's messages (`session_meta.history_mode`, upstream's
+/// `ThreadHistoryMode`; codex-rs/rollout/src/policy.rs): legacy rollouts write `user_message`,
+/// `agent_message` and reasoning events, paginated ones `item_completed` events with the turn
+/// items instead, and number their lines (`ordinal`). A new thread's mode is a setting
+/// (`history_mode`); a resumed or forked thread keeps its rollout's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HistoryMode {
+    /// Rollouts without a `history_mode`, and those that say `legacy`.
+    #[default]
+    Legacy,
+    Paginated,
+}
+
+impl HistoryMode {
+    /// The protocol spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HistoryMode::Legacy => "legacy",
+            HistoryMode::Paginated => "paginated",
+        }
+    }
+
+    /// The mode of a rollout whose first `session_meta` is `meta`: paginated only when it
+    /// says so.
+    pub fn of(meta: Option<&SessionMeta>) -> Self {
+        match meta.and_then(|meta| meta.history_mode.as_deref()) {
+            Some("paginated") => HistoryMode::Paginated,
+            Some(_) | None => HistoryMode::Legacy,
+        }
+    }
+}
