@@ -9,6 +9,7 @@
 mod compaction;
 mod fork;
 mod rollback;
+mod spawn;
 mod turn_flow;
 
 use std::sync::Arc;
@@ -62,6 +63,8 @@ use codex_core::GitAttributionInputs;
 use codex_core::HistoryMode;
 use codex_core::MetaWriter;
 use codex_core::NewThreadMeta;
+use codex_core::RunningSubagent;
+use codex_core::SpawnedBy;
 use codex_core::ThreadIdentity;
 use codex_core::new_thread_meta;
 use turn_flow::EventState;
@@ -171,6 +174,13 @@ pub struct ScriptedSession<'env> {
     token_usage: Option<TokenUsageInfo>,
     /// Whether this session started the thread or read it back from its rollout.
     history_initialization: HistoryInitialization,
+    /// The thread and turn that spawned this thread (a sub-agent's), which its requests name.
+    spawned_by: Option<SpawnedBy>,
+    /// The sub-agents this thread spawned, listed in its environment context.
+    subagents: Vec<RunningSubagent>,
+    /// The rollouts of the sub-agents' threads once each stopped, with each agent's place
+    /// among the thread's sub-agents.
+    agent_rollouts: Vec<(usize, Vec<RolloutLine>)>,
 }
 
 impl std::fmt::Debug for ScriptedSession<'_> {
@@ -201,7 +211,35 @@ impl<'env> ScriptedSession<'env> {
             .base_instructions
             .instructions()
             .clone();
-        let meta = thread_meta(&identity, config, &base_instructions, &ids, None);
+        Self::open(
+            env,
+            ids,
+            identity,
+            base_instructions,
+            config,
+            sink,
+            mode,
+            None,
+        )
+    }
+
+    /// A new thread on `identity`: writes its `session_meta` (a sub-agent's when `spawn`
+    /// says who spawned it).
+    #[allow(clippy::too_many_arguments)]
+    fn open(
+        env: &'env SessionEnvironment,
+        ids: Arc<IdGenerator>,
+        identity: ThreadIdentity,
+        base_instructions: BaseInstructions,
+        config: &Config,
+        sink: ScriptSink,
+        mode: ContextMode,
+        spawn: Option<&spawn::AgentSpawn>,
+    ) -> Result<Self, ScriptError> {
+        let mut meta = thread_meta(&identity, config, &base_instructions, &ids, None);
+        if let Some(spawn) = spawn {
+            spawn.describe(&mut meta);
+        }
         let mut session = Session::new(
             session_init(
                 env,
@@ -231,6 +269,9 @@ impl<'env> ScriptedSession<'env> {
             earlier_lines: Vec::new(),
             token_usage: None,
             history_initialization: HistoryInitialization::New,
+            spawned_by: spawn.map(|spawn| spawn.spawned_by.clone()),
+            subagents: Vec::new(),
+            agent_rollouts: Vec::new(),
         })
     }
 
@@ -269,10 +310,12 @@ impl<'env> ScriptedSession<'env> {
         mode: ContextMode,
     ) -> Result<Self, ScriptError> {
         let ids = identity_stream(config)?;
-        Self::fork_with_ids(env, ids, parent, point, config, sink, mode)
+        Self::fork_with_ids(env, ids, parent, point, config, sink, mode, None)
     }
 
-    /// [`ScriptedSession::fork`] with the child's identity drawn from `ids`.
+    /// [`ScriptedSession::fork`] with the child's identity drawn from `ids`; a sub-agent's
+    /// `session_meta` when `spawn` says who spawned it.
+    #[allow(clippy::too_many_arguments)]
     fn fork_with_ids(
         env: &'env SessionEnvironment,
         ids: Arc<IdGenerator>,
@@ -281,6 +324,7 @@ impl<'env> ScriptedSession<'env> {
         config: &Config,
         mut sink: ScriptSink,
         mode: ContextMode,
+        spawn: Option<&spawn::AgentSpawn>,
     ) -> Result<Self, ScriptError> {
         let parent_meta = first_session_meta(&parent);
         let recorded = parent_meta.and_then(|meta| meta.base_instructions.clone());
@@ -299,13 +343,16 @@ impl<'env> ScriptedSession<'env> {
         )?;
         let base_instructions =
             recorded.unwrap_or_else(|| drawn.base_instructions.instructions().clone());
-        let meta = thread_meta(
+        let mut meta = thread_meta(
             &identity,
             config,
             &base_instructions,
             &ids,
             parent_id.as_deref(),
         );
+        if let Some(spawn) = spawn {
+            spawn.describe(&mut meta);
+        }
         let forked = fork(parent, meta, &ids.rollout_timestamp(), point);
         let digest = RolloutDigest::of(&forked.rollout.lines);
         for loaded in forked.rollout.lines {
@@ -317,7 +364,9 @@ impl<'env> ScriptedSession<'env> {
             warnings: Vec::new(),
             digest,
         };
-        Self::continue_from(env, ids, drawn, resumed, sink, mode)
+        let mut session = Self::continue_from(env, ids, drawn, resumed, sink, mode)?;
+        session.spawned_by = spawn.map(|spawn| spawn.spawned_by.clone());
+        Ok(session)
     }
 
     /// Keeps `rollout`'s lines (what this session was resumed from) for a later
@@ -462,6 +511,9 @@ impl<'env> ScriptedSession<'env> {
             earlier_lines: Vec::new(),
             token_usage,
             history_initialization: HistoryInitialization::New,
+            spawned_by: None,
+            subagents: Vec::new(),
+            agent_rollouts: Vec::new(),
         })
     }
 
@@ -573,6 +625,8 @@ impl<'env> ScriptedSession<'env> {
         turn.git_attribution = self.git_attribution.clone();
         turn.client_surface = self.client_surface;
         turn.history_initialization = self.history_initialization;
+        turn.spawned_by.clone_from(&self.spawned_by);
+        turn.subagents.clone_from(&self.subagents);
         Ok(turn)
     }
 

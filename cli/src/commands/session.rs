@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::path::PathBuf;
 
+use super::session_forks::ExtraThread;
 use super::session_forks::write_fork_rollouts;
 use anyhow::Context as _;
 use codex_config::ConfigEnv;
@@ -350,7 +351,13 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
     let played = played?;
     if let Some(path) = &args.rollout {
         let replacing = Replacing::WithForce { force: args.force };
-        write_fork_rollouts(path, &played.forks, replacing.existing())?;
+        write_fork_rollouts(path, ExtraThread::Fork, &played.forks, replacing.existing())?;
+        write_fork_rollouts(
+            path,
+            ExtraThread::Agent,
+            &played.agents,
+            replacing.existing(),
+        )?;
     }
     // The requests are on stdout already; the statistics follow them.
     Ok(match args.stats {

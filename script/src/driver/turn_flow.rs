@@ -48,9 +48,15 @@ use jiff::Timestamp;
 use super::RequestSink;
 use super::ScriptRequest;
 use super::ScriptedSession;
+use super::spawn::AgentNotice;
+use super::spawn::PendingAgent;
+use crate::AgentRuns;
+use crate::AssistantReply;
 use crate::Compaction;
+use crate::NoticeReply;
 use crate::ScriptError;
 use crate::ScriptedReasoning;
+use crate::SpawnAgentArgs;
 use crate::TurnResponder;
 use crate::TurnScript;
 use crate::events::AdditionalContextEntry;
@@ -100,7 +106,7 @@ impl EventState {
     }
 }
 
-impl ScriptedSession<'_> {
+impl<'env> ScriptedSession<'env> {
     /// Runs one turn under `config` (compaction when it asks, its events, the context updates,
     /// the user's message, the model's output from `responder` or its scripted tool calls, the
     /// turn's end), handing every request it sends (one per sampling step) to `requests` as
@@ -188,17 +194,22 @@ impl ScriptedSession<'_> {
         self.record_time_reminder_if_due(config, turn.events.time_reminder)?;
         let first = self.step_request(position, 0, &context, world_state)?;
         requests.request(&first)?;
+        let mut agents = Vec::new();
+        let mut notices = Vec::new();
         let (outputs, usage, response_id) = match turn.events.tool_calls.as_slice() {
             [] => {
                 let response = responder.respond(turn, &first.body)?;
                 self.session.record_model_output(response.items)?;
                 (Vec::new(), response.usage, response.response_id)
             }
-            calls => (
-                self.record_tool_calls(&turn.reasoning, calls)?,
-                Some(TokenUsage::default()),
-                None,
-            ),
+            calls => {
+                let outputs = self.record_tool_calls(config, &context, &turn.reasoning, calls)?;
+                agents = outputs.agents;
+                context.subagents.clone_from(&self.subagents);
+                notices =
+                    self.play_agents(&mut agents, AgentRuns::BeforeFollowUp, responder, requests)?;
+                (outputs.items, Some(TokenUsage::default()), None)
+            }
         };
         if let Some(rule) = &turn.events.network_rule {
             let fragment = NetworkRuleSaved::new(rule.action, &rule.host, &self.env.templates);
@@ -219,6 +230,11 @@ impl ScriptedSession<'_> {
                 self.session.abort_turn(TurnAbortReason::Interrupted)?;
                 return Ok(first);
             }
+            TurnEnding::Unfinished => {
+                if turn.events.tool_calls.is_empty() {
+                    return Ok(first);
+                }
+            }
         }
         if !turn.events.tool_calls.is_empty() {
             context.approved_command_prefixes =
@@ -232,8 +248,24 @@ impl ScriptedSession<'_> {
             self.session.record_model_output(response.items)?;
             let response_id = response.response_id.as_deref();
             self.record_token_count(&context, response.usage, response_id)?;
+            notices.extend(self.play_agents(
+                &mut agents,
+                AgentRuns::AfterFollowUp,
+                responder,
+                requests,
+            )?);
         }
-        self.session.complete_turn()?;
+        if !notices.is_empty()
+            && self.answer_agent_notices(
+                config, turn, &context, position, notices, responder, requests,
+            )? == NoticeOutcome::TurnFailed
+        {
+            return Ok(first);
+        }
+        match turn.events.ending {
+            TurnEnding::Unfinished => {}
+            TurnEnding::Completed | TurnEnding::Interrupted => self.session.complete_turn()?,
+        }
         Ok(first)
     }
 
@@ -378,33 +410,26 @@ impl ScriptedSession<'_> {
     }
 
     /// Records the scripted calls as the model's output and returns their outputs, to be
-    /// recorded once the tools have run.
+    /// recorded once the tools have run; a `spawn_agent` call with an `agent` starts it here
+    /// (the tools run once the model's output is recorded) and answers with its id.
     fn record_tool_calls(
         &mut self,
+        config: &Config,
+        context: &TurnContext,
         reasoning: &[ScriptedReasoning],
         calls: &[ScriptedToolCall],
-    ) -> Result<Vec<ResponseItem>, ScriptError> {
+    ) -> Result<ToolOutputs<'env>, ScriptError> {
         let mut items: Vec<ResponseItem> = reasoning
             .iter()
             .map(ScriptedReasoning::to_response_item)
             .collect();
         items.reserve(calls.len());
-        let mut outputs = Vec::new();
+        let mut call_ids = Vec::with_capacity(calls.len());
         for call in calls {
             let call_id = call
                 .call_id
                 .clone()
                 .unwrap_or_else(|| format!("call_{}", self.ids.uuid_v4().simple()));
-            if let Some(output) = &call.output {
-                outputs.push(ResponseItem::FunctionCallOutput {
-                    id: None,
-                    call_id: Some(call_id.clone()),
-                    name: None,
-                    namespace: None,
-                    output: FunctionCallOutputPayload::from_text(output.clone()),
-                    internal_chat_message_metadata_passthrough: None,
-                });
-            }
             items.push(ResponseItem::FunctionCall {
                 encrypted_content: None,
                 status: None,
@@ -413,13 +438,101 @@ impl ScriptedSession<'_> {
                 namespace: call.namespace.clone(),
                 arguments: call.arguments.clone(),
                 encrypted_function_args: None,
-                call_id,
+                call_id: call_id.clone(),
                 internal_chat_message_metadata_passthrough: None,
             });
+            call_ids.push(call_id);
         }
         self.session.record_model_output(items)?;
+        let mut outputs = ToolOutputs {
+            items: Vec::new(),
+            agents: Vec::new(),
+        };
+        for (call, call_id) in calls.iter().zip(call_ids) {
+            let output = match &call.agent {
+                Some(agent) => {
+                    let args = SpawnAgentArgs::parse(&call.arguments, &call.name)?;
+                    let (output, pending) = self.spawn_agent(config, context, &args, agent)?;
+                    outputs.agents.push(pending);
+                    Some(output)
+                }
+                None => call.output.clone(),
+            };
+            if let Some(output) = output {
+                outputs.items.push(ResponseItem::FunctionCallOutput {
+                    id: None,
+                    call_id: Some(call_id),
+                    name: None,
+                    namespace: None,
+                    output: FunctionCallOutputPayload::from_text(output),
+                    internal_chat_message_metadata_passthrough: None,
+                });
+            }
+        }
         Ok(outputs)
     }
+
+    /// Records the notices completed sub-agents sent and samples once more: the model's
+    /// answer is the notices' `notice_reply` (the last one that gives any).
+    #[allow(clippy::too_many_arguments)]
+    fn answer_agent_notices(
+        &mut self,
+        config: &Config,
+        turn: &TurnScript,
+        context: &TurnContext,
+        position: usize,
+        notices: Vec<AgentNotice>,
+        responder: &mut dyn TurnResponder,
+        requests: &mut dyn RequestSink,
+    ) -> Result<NoticeOutcome, ScriptError> {
+        let mut reply = NoticeReply::Nothing;
+        let mut items = Vec::with_capacity(notices.len());
+        for notice in notices {
+            if notice.reply != NoticeReply::Nothing {
+                reply = notice.reply;
+            }
+            items.push(notice.item);
+        }
+        self.session.record_injected_items(items)?;
+        self.record_time_reminder_if_due(config, TimeReminder::WhenDue)?;
+        self.session.record_step_world_state_if_changed(context)?;
+        let world_state = self.session.world_state_baseline().cloned();
+        let request = self.step_request(position, 2, context, world_state)?;
+        match reply {
+            NoticeReply::Nothing => requests.request(&request)?,
+            NoticeReply::Assistant(text) => {
+                requests.request(&request)?;
+                let mut answered = turn.clone();
+                answered.reasoning = Vec::new();
+                answered.assistant = AssistantReply::Scripted(text);
+                let response = responder.respond(&answered, &request.body)?;
+                self.session.record_model_output(response.items)?;
+                let response_id = response.response_id.as_deref();
+                self.record_token_count(context, response.usage, response_id)?;
+            }
+            NoticeReply::Error { message, attempts } => {
+                for _ in 0..attempts {
+                    requests.request(&request)?;
+                }
+                self.session.fail_turn(&message)?;
+                return Ok(NoticeOutcome::TurnFailed);
+            }
+        }
+        Ok(NoticeOutcome::TurnGoesOn)
+    }
+}
+
+/// The outputs of a response's tool calls, and the sub-agents they started.
+struct ToolOutputs<'env> {
+    items: Vec<ResponseItem>,
+    agents: Vec<PendingAgent<'env>>,
+}
+
+/// Whether the parent's turn survived the request the agents' notices brought.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NoticeOutcome {
+    TurnGoesOn,
+    TurnFailed,
 }
 
 /// The content of the newest message in `history` recorded as additional context for `key`.
