@@ -102,6 +102,9 @@ pub struct ScriptRequest {
     /// The sampling step within the turn, from 0: a turn whose first response calls tools
     /// sends a second request with their outputs.
     pub step: usize,
+    /// The sub-agent whose thread sent it (1-based, in spawn order); `None` for the script's
+    /// own thread.
+    pub agent: Option<usize>,
     pub body: ResponsesRequest,
     /// The base instructions in effect (layouts show them as a placeholder).
     pub base_instructions: String,
@@ -176,6 +179,8 @@ pub struct ScriptedSession<'env> {
     history_initialization: HistoryInitialization,
     /// The thread and turn that spawned this thread (a sub-agent's), which its requests name.
     spawned_by: Option<SpawnedBy>,
+    /// Which sub-agent this thread is (1-based, in spawn order), as its requests say.
+    agent_number: Option<usize>,
     /// The sub-agents this thread spawned, listed in its environment context.
     subagents: Vec<RunningSubagent>,
     /// The rollouts of the sub-agents' threads once each stopped, with each agent's place
@@ -270,6 +275,7 @@ impl<'env> ScriptedSession<'env> {
             token_usage: None,
             history_initialization: HistoryInitialization::New,
             spawned_by: spawn.map(|spawn| spawn.spawned_by.clone()),
+            agent_number: spawn.map(|spawn| spawn.number),
             subagents: Vec::new(),
             agent_rollouts: Vec::new(),
         })
@@ -366,6 +372,7 @@ impl<'env> ScriptedSession<'env> {
         };
         let mut session = Self::continue_from(env, ids, drawn, resumed, sink, mode)?;
         session.spawned_by = spawn.map(|spawn| spawn.spawned_by.clone());
+        session.agent_number = spawn.map(|spawn| spawn.number);
         Ok(session)
     }
 
@@ -512,6 +519,7 @@ impl<'env> ScriptedSession<'env> {
             token_usage,
             history_initialization: HistoryInitialization::New,
             spawned_by: None,
+            agent_number: None,
             subagents: Vec::new(),
             agent_rollouts: Vec::new(),
         })

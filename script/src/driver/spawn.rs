@@ -13,6 +13,7 @@ use codex_core::RunningSubagent;
 use codex_core::SpawnedBy;
 use codex_core::THREAD_SOURCE_SUBAGENT;
 use codex_core::TurnContext;
+use codex_fragments::classify;
 use codex_fragments::subagent_notification::AgentStatus;
 use codex_fragments::subagent_notification::SubagentNotification;
 use codex_protocol::MessagePhase;
@@ -21,6 +22,7 @@ use codex_protocol::SessionMeta;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::rollout::RolloutLine;
 use codex_rollout::ForkPoint;
+use codex_rollout::LoadedRollout;
 use serde_json::json;
 
 use super::RequestSink;
@@ -28,11 +30,13 @@ use super::ScriptedSession;
 use super::read_thread;
 use crate::AgentEnd;
 use crate::AgentRuns;
+use crate::AssistantReply;
 use crate::NoticeReply;
 use crate::ScriptError;
 use crate::ScriptSink;
 use crate::ScriptedAgent;
 use crate::SpawnAgentArgs;
+use crate::TimeReminder;
 use crate::TurnEnding;
 use crate::TurnResponder;
 use crate::TurnScript;
@@ -46,6 +50,8 @@ const MULTI_AGENT_V1: &str = "v1";
 pub(super) struct AgentSpawn {
     pub spawned_by: SpawnedBy,
     pub nickname: Option<String>,
+    /// Which of the parent's sub-agents it is (1-based), as its requests say.
+    pub number: usize,
 }
 
 impl AgentSpawn {
@@ -125,6 +131,7 @@ impl<'env> ScriptedSession<'env> {
                     .saturating_add(1),
             },
             nickname: agent.nickname.clone(),
+            number: index + 1,
         };
         let ids = identity_stream(&child_config)?;
         let session = match args.fork_context {
@@ -143,7 +150,7 @@ impl<'env> ScriptedSession<'env> {
             }
             true => {
                 let mut parent = read_thread(&self.earlier_lines, self.session.sink_mut())?;
-                parent.lines.retain(|loaded| kept_in_fork(&loaded.line));
+                fork_for_agent(&mut parent);
                 let mut child = Self::fork_with_ids(
                     self.env,
                     Arc::clone(&ids),
@@ -165,7 +172,7 @@ impl<'env> ScriptedSession<'env> {
         });
         let mut turn = TurnScript::user(args.message.clone());
         if let Some(reply) = &agent.assistant {
-            turn.assistant = crate::AssistantReply::Scripted(reply.clone());
+            turn.assistant = AssistantReply::Scripted(reply.clone());
         }
         turn.events.ending = match agent.ends {
             AgentEnd::Completed => TurnEnding::Completed,
@@ -221,6 +228,55 @@ impl<'env> ScriptedSession<'env> {
         Ok(notices)
     }
 
+    /// Records the notices completed sub-agents sent and samples once more: the model's
+    /// answer is the notices' `notice_reply` (the last one that gives any).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn answer_agent_notices(
+        &mut self,
+        config: &Config,
+        turn: &TurnScript,
+        context: &TurnContext,
+        position: usize,
+        notices: Vec<AgentNotice>,
+        responder: &mut dyn TurnResponder,
+        requests: &mut dyn RequestSink,
+    ) -> Result<NoticeOutcome, ScriptError> {
+        let mut reply = NoticeReply::Nothing;
+        let mut items = Vec::with_capacity(notices.len());
+        for notice in notices {
+            if notice.reply != NoticeReply::Nothing {
+                reply = notice.reply;
+            }
+            items.push(notice.item);
+        }
+        self.session.record_injected_items(items)?;
+        self.record_time_reminder_if_due(config, TimeReminder::WhenDue)?;
+        self.session.record_step_world_state_if_changed(context)?;
+        let world_state = self.session.world_state_baseline().cloned();
+        let request = self.step_request(position, 2, context, world_state)?;
+        match reply {
+            NoticeReply::Nothing => requests.request(&request)?,
+            NoticeReply::Assistant(text) => {
+                requests.request(&request)?;
+                let mut answered = turn.clone();
+                answered.reasoning = Vec::new();
+                answered.assistant = AssistantReply::Scripted(text);
+                let response = responder.respond(&answered, &request.body)?;
+                self.session.record_model_output(response.items)?;
+                let response_id = response.response_id.as_deref();
+                self.record_token_count(context, response.usage, response_id)?;
+            }
+            NoticeReply::Error { message, attempts } => {
+                for _ in 0..attempts {
+                    requests.request(&request)?;
+                }
+                self.session.fail_turn(&message)?;
+                return Ok(NoticeOutcome::TurnFailed);
+            }
+        }
+        Ok(NoticeOutcome::TurnGoesOn)
+    }
+
     fn keep_agent_rollout(&mut self, index: usize, lines: Vec<RolloutLine>) {
         self.agent_rollouts.push((index, lines));
     }
@@ -234,37 +290,92 @@ impl<'env> ScriptedSession<'env> {
     }
 }
 
+/// Whether the parent's turn survived the request the agents' notices brought.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum NoticeOutcome {
+    TurnGoesOn,
+    TurnFailed,
+}
+
 /// The seed of the `index`-th sub-agent's id streams.
 fn agent_seed(seed: u64, index: usize) -> u64 {
     let number = u64::try_from(index).unwrap_or(u64::MAX).wrapping_add(1);
     seed ^ number.wrapping_mul(0xD1B5_4A32_D192_ED03).rotate_left(17)
 }
 
-/// Whether a parent's line goes into a full-history fork for a sub-agent: everything but what
-/// only the parent's model made of it (upstream's `keep_forked_rollout_item`).
-fn kept_in_fork(line: &RolloutLine) -> bool {
-    match &line.item {
-        RolloutItem::ResponseItem(item) => match item {
-            ResponseItem::Message { role, phase, .. } => match role.as_str() {
-                "system" | "developer" | "user" => true,
-                "assistant" => *phase == Some(MessagePhase::FinalAnswer),
-                _ => false,
-            },
-            ResponseItem::FunctionCallOutput { call_id, .. } => call_id.is_none(),
-            ResponseItem::Reasoning { .. }
-            | ResponseItem::LocalShellCall { .. }
-            | ResponseItem::FunctionCall { .. }
-            | ResponseItem::CustomToolCall { .. }
-            | ResponseItem::CustomToolCallOutput { .. }
-            | ResponseItem::WebSearchCall { .. }
-            | ResponseItem::Compaction { .. }
-            | ResponseItem::AdditionalTools { .. }
-            | ResponseItem::Other(_) => false,
+/// The parent's lines as a full-history fork hands them to a sub-agent (upstream's
+/// `spawn_forked_thread`): what only the parent's model made of them goes, and so do the
+/// parent's own multi-agent instructions and time reminders; after a compaction that kept no
+/// replacement history the child rebuilds its context, so the recorded settings go too.
+fn fork_for_agent(parent: &mut LoadedRollout) {
+    let rebuilds_context = parent
+        .lines
+        .iter()
+        .rev()
+        .find_map(|loaded| match &loaded.line.item {
+            RolloutItem::Compacted(compacted) => Some(compacted.replacement_history.is_none()),
+            RolloutItem::SessionMeta(_)
+            | RolloutItem::ResponseItem(_)
+            | RolloutItem::TurnContext(_)
+            | RolloutItem::WorldState(_)
+            | RolloutItem::Other { .. } => None,
+        })
+        == Some(true);
+    parent
+        .lines
+        .retain_mut(|loaded| match &mut loaded.line.item {
+            RolloutItem::ResponseItem(item) => kept_in_fork(item),
+            RolloutItem::Compacted(compacted) => {
+                if let Some(history) = compacted.replacement_history.as_mut() {
+                    history.retain_mut(kept_in_fork);
+                }
+                true
+            }
+            RolloutItem::TurnContext(_) | RolloutItem::WorldState(_) => !rebuilds_context,
+            RolloutItem::SessionMeta(_) | RolloutItem::Other { .. } => true,
+        });
+}
+
+/// Whether a parent's item goes into a sub-agent's fork (upstream's `keep_forked_rollout_item`
+/// and `retain_forked_developer_message`); a developer message keeps only its other entries.
+fn kept_in_fork(item: &mut ResponseItem) -> bool {
+    match item {
+        ResponseItem::Message {
+            role,
+            phase,
+            content,
+            ..
+        } => match role.as_str() {
+            "developer" => {
+                content.retain(|entry| {
+                    entry.text().is_none_or(|text| {
+                        classify("developer", text, None)
+                            .is_none_or(|info| !PARENT_ONLY_FRAGMENTS.contains(&info.name))
+                    })
+                });
+                !content.is_empty()
+            }
+            "system" | "user" => true,
+            "assistant" => *phase == Some(MessagePhase::FinalAnswer),
+            _ => false,
         },
-        RolloutItem::SessionMeta(_)
-        | RolloutItem::TurnContext(_)
-        | RolloutItem::WorldState(_)
-        | RolloutItem::Compacted(_)
-        | RolloutItem::Other { .. } => true,
+        ResponseItem::FunctionCallOutput { call_id, .. } => call_id.is_none(),
+        ResponseItem::Reasoning { .. }
+        | ResponseItem::LocalShellCall { .. }
+        | ResponseItem::FunctionCall { .. }
+        | ResponseItem::CustomToolCall { .. }
+        | ResponseItem::CustomToolCallOutput { .. }
+        | ResponseItem::WebSearchCall { .. }
+        | ResponseItem::Compaction { .. }
+        | ResponseItem::AdditionalTools { .. }
+        | ResponseItem::Other(_) => false,
     }
 }
+
+/// Developer fragments that speak to the parent only: its multi-agent role and mode, and its
+/// current-time reminders.
+const PARENT_ONLY_FRAGMENTS: [&str; 3] = [
+    "multi_agent_role",
+    "multi_agent_mode",
+    "current_time_reminder",
+];

@@ -48,12 +48,10 @@ use jiff::Timestamp;
 use super::RequestSink;
 use super::ScriptRequest;
 use super::ScriptedSession;
-use super::spawn::AgentNotice;
+use super::spawn::NoticeOutcome;
 use super::spawn::PendingAgent;
 use crate::AgentRuns;
-use crate::AssistantReply;
 use crate::Compaction;
-use crate::NoticeReply;
 use crate::ScriptError;
 use crate::ScriptedReasoning;
 use crate::SpawnAgentArgs;
@@ -290,7 +288,7 @@ impl<'env> ScriptedSession<'env> {
         }
     }
 
-    fn step_request(
+    pub(super) fn step_request(
         &self,
         position: usize,
         step: usize,
@@ -300,6 +298,7 @@ impl<'env> ScriptedSession<'env> {
         Ok(ScriptRequest {
             turn: position,
             step,
+            agent: self.agent_number,
             body: self.build_request(context)?,
             base_instructions: context.base_instructions.text().to_string(),
             context_window: context.model.context_window,
@@ -310,7 +309,7 @@ impl<'env> ScriptedSession<'env> {
     /// Adds a response's usage to the thread's total and records the total (`token_count`),
     /// after the response's usage record when the release writes one; a response without usage
     /// records the total unchanged.
-    fn record_token_count(
+    pub(super) fn record_token_count(
         &mut self,
         context: &TurnContext,
         usage: Option<TokenUsage>,
@@ -381,7 +380,7 @@ impl<'env> ScriptedSession<'env> {
     }
 
     /// Reads the clock when a reminder may be due and records one when it is.
-    fn record_time_reminder_if_due(
+    pub(super) fn record_time_reminder_if_due(
         &mut self,
         config: &Config,
         request: TimeReminder,
@@ -471,68 +470,12 @@ impl<'env> ScriptedSession<'env> {
         }
         Ok(outputs)
     }
-
-    /// Records the notices completed sub-agents sent and samples once more: the model's
-    /// answer is the notices' `notice_reply` (the last one that gives any).
-    #[allow(clippy::too_many_arguments)]
-    fn answer_agent_notices(
-        &mut self,
-        config: &Config,
-        turn: &TurnScript,
-        context: &TurnContext,
-        position: usize,
-        notices: Vec<AgentNotice>,
-        responder: &mut dyn TurnResponder,
-        requests: &mut dyn RequestSink,
-    ) -> Result<NoticeOutcome, ScriptError> {
-        let mut reply = NoticeReply::Nothing;
-        let mut items = Vec::with_capacity(notices.len());
-        for notice in notices {
-            if notice.reply != NoticeReply::Nothing {
-                reply = notice.reply;
-            }
-            items.push(notice.item);
-        }
-        self.session.record_injected_items(items)?;
-        self.record_time_reminder_if_due(config, TimeReminder::WhenDue)?;
-        self.session.record_step_world_state_if_changed(context)?;
-        let world_state = self.session.world_state_baseline().cloned();
-        let request = self.step_request(position, 2, context, world_state)?;
-        match reply {
-            NoticeReply::Nothing => requests.request(&request)?,
-            NoticeReply::Assistant(text) => {
-                requests.request(&request)?;
-                let mut answered = turn.clone();
-                answered.reasoning = Vec::new();
-                answered.assistant = AssistantReply::Scripted(text);
-                let response = responder.respond(&answered, &request.body)?;
-                self.session.record_model_output(response.items)?;
-                let response_id = response.response_id.as_deref();
-                self.record_token_count(context, response.usage, response_id)?;
-            }
-            NoticeReply::Error { message, attempts } => {
-                for _ in 0..attempts {
-                    requests.request(&request)?;
-                }
-                self.session.fail_turn(&message)?;
-                return Ok(NoticeOutcome::TurnFailed);
-            }
-        }
-        Ok(NoticeOutcome::TurnGoesOn)
-    }
 }
 
 /// The outputs of a response's tool calls, and the sub-agents they started.
 struct ToolOutputs<'env> {
     items: Vec<ResponseItem>,
     agents: Vec<PendingAgent<'env>>,
-}
-
-/// Whether the parent's turn survived the request the agents' notices brought.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum NoticeOutcome {
-    TurnGoesOn,
-    TurnFailed,
 }
 
 /// The content of the newest message in `history` recorded as additional context for `key`.
