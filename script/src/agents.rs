@@ -9,7 +9,7 @@
 //! | `nickname` | `"name"` | the child's nickname (upstream draws one); none when absent |
 //! | `runs` | `"before_follow_up"` \| `"after_follow_up"` (default) | the child's turn plays before the parent's request with the call's output, or after its reply |
 //! | `ends` | `"completed"` (default) \| `"unfinished"` | the child's turn completes and the parent's turn is told (`<subagent_notification>`), or the run stops with the child's turn still open |
-//! | `notice_reply` | `{"assistant": "text"}` \| `{"error": "message", "attempts": N}` | what the parent's model answers the request the notification brings: a reply, or an error on each of N attempts, which fails the parent's turn |
+//! | `notice_reply` | `{"assistant": "text"}` \| `{"error": "message", "attempts": N}` | what the parent's model answers the request the notification brings: a reply, or an error on each of N attempts, which fails the parent's turn; absent, the run's responder answers |
 
 use serde_json::Map;
 use serde_json::Value;
@@ -57,9 +57,10 @@ pub enum AgentEnd {
 /// What the parent's model answers the request a completion notification brings.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum NoticeReply {
-    /// No output is recorded.
+    /// The run's responder answers, as it answers a turn with no `assistant` (a scripted run
+    /// records no output; a live one asks the endpoint).
     #[default]
-    Nothing,
+    Responder,
     Assistant(String),
     /// The endpoint fails every attempt: the request is sent `attempts` times and the turn
     /// fails with `message`.
@@ -124,7 +125,7 @@ pub(super) fn parse_agent(value: &Value, location: &str) -> Result<ScriptedAgent
         }
     };
     let notice_reply = match agent.get("notice_reply") {
-        None => NoticeReply::Nothing,
+        None => NoticeReply::Responder,
         Some(value) => parse_notice_reply(value, &format!("{location}.notice_reply"))?,
     };
     Ok(ScriptedAgent {

@@ -229,7 +229,8 @@ impl<'env> ScriptedSession<'env> {
     }
 
     /// Records the notices completed sub-agents sent and samples once more: the model's
-    /// answer is the notices' `notice_reply` (the last one that gives any).
+    /// answer is the notices' `notice_reply` (the last one that gives any), else the
+    /// responder's.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn answer_agent_notices(
         &mut self,
@@ -241,10 +242,10 @@ impl<'env> ScriptedSession<'env> {
         responder: &mut dyn TurnResponder,
         requests: &mut dyn RequestSink,
     ) -> Result<NoticeOutcome, ScriptError> {
-        let mut reply = NoticeReply::Nothing;
+        let mut reply = NoticeReply::Responder;
         let mut items = Vec::with_capacity(notices.len());
         for notice in notices {
-            if notice.reply != NoticeReply::Nothing {
+            if notice.reply != NoticeReply::Responder {
                 reply = notice.reply;
             }
             items.push(notice.item);
@@ -254,26 +255,26 @@ impl<'env> ScriptedSession<'env> {
         self.session.record_step_world_state_if_changed(context)?;
         let world_state = self.session.world_state_baseline().cloned();
         let request = self.step_request(position, 2, context, world_state)?;
-        match reply {
-            NoticeReply::Nothing => requests.request(&request)?,
-            NoticeReply::Assistant(text) => {
-                requests.request(&request)?;
-                let mut answered = turn.clone();
-                answered.reasoning = Vec::new();
-                answered.assistant = AssistantReply::Scripted(text);
-                let response = responder.respond(&answered, &request.body)?;
-                self.session.record_model_output(response.items)?;
-                let response_id = response.response_id.as_deref();
-                self.record_token_count(context, response.usage, response_id)?;
-            }
+        requests.request(&request)?;
+        let assistant = match reply {
+            NoticeReply::Responder => AssistantReply::Absent,
+            NoticeReply::Assistant(text) => AssistantReply::Scripted(text),
             NoticeReply::Error { message, attempts } => {
-                for _ in 0..attempts {
+                // The first attempt went above.
+                for _ in 1..attempts {
                     requests.request(&request)?;
                 }
                 self.session.fail_turn(&message)?;
                 return Ok(NoticeOutcome::TurnFailed);
             }
-        }
+        };
+        let mut answered = turn.clone();
+        answered.reasoning = Vec::new();
+        answered.assistant = assistant;
+        let response = responder.respond(&answered, &request.body)?;
+        self.session.record_model_output(response.items)?;
+        let response_id = response.response_id.as_deref();
+        self.record_token_count(context, response.usage, response_id)?;
         Ok(NoticeOutcome::TurnGoesOn)
     }
 
