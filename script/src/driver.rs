@@ -302,6 +302,8 @@ impl<'env> ScriptedSession<'env> {
         )?;
         let mut session = Self::continue_from(env, ids, drawn, rollout, sink, mode)?;
         session.history_initialization = HistoryInitialization::ColdResume;
+        // The agents the thread spawned are still listed (a fork starts with none).
+        session.subagents = spawn::recorded_subagents(session.session.world_state_baseline());
         Ok(session)
     }
 

@@ -9,7 +9,11 @@ mod script_support;
 use codex_protocol::RolloutLine;
 use codex_script::ContextMode;
 use codex_script::Script;
+use codex_script::ScriptSink;
+use codex_script::ScriptStart;
+use codex_script::ScriptedReplies;
 use codex_script::render_requests_layout;
+use codex_script::run_script;
 use pretty_assertions::assert_eq;
 use script_support::*;
 use serde_json::Value;
@@ -150,6 +154,37 @@ fn agents_max_depth_offers_sub_agents_the_multi_agent_tools() {
     let script = Script::parse(&text, "subagents.json", &examples_dir()).unwrap();
     let run = run(&script, ContextMode::Diffs);
     assert!(tool_names(&body(&run.requests[2])).contains(&"tool_search".to_string()));
+}
+
+/// Resuming after the turn that spawned the agents gives the straight run's last request and
+/// lines: the resumed thread still lists its agents.
+#[test]
+fn resuming_after_the_spawn_matches_the_straight_run() {
+    let script = example("subagents");
+    let straight = run(&script, ContextMode::Diffs);
+    let first_part = run(&truncated(&script, 2), ContextMode::Diffs);
+    let rollout = reload(&first_part.rollout);
+    let rest = run_script(
+        &script,
+        &environment(&script),
+        ScriptStart::Resume {
+            rollout: &rollout,
+            turn: 2,
+        },
+        ScriptSink::memory(),
+        ContextMode::Diffs,
+        &mut ScriptedReplies,
+    )
+    .unwrap();
+    assert_eq!(
+        rest.requests[..],
+        straight.requests[straight.requests.len() - 1..]
+    );
+    assert_eq!(
+        rest.rollout,
+        straight.rollout[first_part.rollout.len()..],
+        "the resumed turn writes the rest of the straight rollout"
+    );
 }
 
 #[test]

@@ -13,6 +13,7 @@ use codex_core::RunningSubagent;
 use codex_core::SpawnedBy;
 use codex_core::THREAD_SOURCE_SUBAGENT;
 use codex_core::TurnContext;
+use codex_core::WorldStateSnapshot;
 use codex_fragments::classify;
 use codex_fragments::subagent_notification::AgentStatus;
 use codex_fragments::subagent_notification::SubagentNotification;
@@ -297,6 +298,33 @@ pub(super) enum NoticeOutcome {
     TurnGoesOn,
     TurnFailed,
 }
+
+/// The sub-agents a recorded world state lists (`environments.subagents`, one `- ID: NICKNAME`
+/// or `- ID` a line), in order.
+pub(super) fn recorded_subagents(baseline: Option<&WorldStateSnapshot>) -> Vec<RunningSubagent> {
+    let listed = baseline
+        .and_then(|baseline| baseline.get(ENVIRONMENTS_SECTION))
+        .and_then(|environments| environments.get("subagents"))
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default();
+    listed
+        .lines()
+        .filter_map(|line| line.strip_prefix("- "))
+        .map(|entry| match entry.split_once(": ") {
+            Some((thread_id, nickname)) => RunningSubagent {
+                thread_id: thread_id.to_string(),
+                nickname: Some(nickname.to_string()),
+            },
+            None => RunningSubagent {
+                thread_id: entry.to_string(),
+                nickname: None,
+            },
+        })
+        .collect()
+}
+
+/// The world-state section that lists a thread's sub-agents.
+const ENVIRONMENTS_SECTION: &str = "environments";
 
 /// The seed of the `index`-th sub-agent's id streams.
 fn agent_seed(seed: u64, index: usize) -> u64 {

@@ -226,6 +226,9 @@ impl<'env> ScriptedSession<'env> {
                 self.session
                     .record_injected_items(vec![marker.into_response_item()])?;
                 self.session.abort_turn(TurnAbortReason::Interrupted)?;
+                // Agents still to play run on; the parent's turn is over, so nothing it could
+                // be told is recorded.
+                self.play_agents(&mut agents, AgentRuns::AfterFollowUp, responder, requests)?;
                 return Ok(first);
             }
             TurnEnding::Unfinished => {
