@@ -138,6 +138,25 @@ impl RequestSink for Vec<ScriptRequest> {
     }
 }
 
+/// Where a thread's AGENTS.md comes from.
+#[derive(Debug, Clone)]
+enum AgentsMdSource {
+    /// Discovered for each turn's cwd.
+    Discovered,
+    /// A sub-agent's: what its parent held when it spawned it (upstream hands a child the
+    /// parent's creation-time instructions; the files are not consulted for them again).
+    Inherited(Option<codex_config::AgentsMdDiscovery>),
+}
+
+impl AgentsMdSource {
+    fn of(spawn: Option<&spawn::AgentSpawn>) -> Self {
+        match spawn {
+            Some(spawn) => AgentsMdSource::Inherited(spawn.agents_md.clone()),
+            None => AgentsMdSource::Discovered,
+        }
+    }
+}
+
 /// Whether a turn opens with a `thread_settings_applied` event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum SettingsAnnouncement {
@@ -181,6 +200,9 @@ pub struct ScriptedSession<'env> {
     spawned_by: Option<SpawnedBy>,
     /// Which sub-agent this thread is (1-based, in spawn order), as its requests say.
     agent_number: Option<usize>,
+    /// Where the thread's AGENTS.md comes from: discovered for each turn, or (a sub-agent's)
+    /// what its parent held when it spawned it.
+    agents_md: AgentsMdSource,
     /// The sub-agents this thread spawned, listed in its environment context.
     subagents: Vec<RunningSubagent>,
     /// The rollouts of the sub-agents' threads once each stopped, with each agent's place
@@ -276,6 +298,7 @@ impl<'env> ScriptedSession<'env> {
             history_initialization: HistoryInitialization::New,
             spawned_by: spawn.map(|spawn| spawn.spawned_by.clone()),
             agent_number: spawn.map(|spawn| spawn.number),
+            agents_md: AgentsMdSource::of(spawn),
             subagents: Vec::new(),
             agent_rollouts: Vec::new(),
         })
@@ -375,6 +398,7 @@ impl<'env> ScriptedSession<'env> {
         let mut session = Self::continue_from(env, ids, drawn, resumed, sink, mode)?;
         session.spawned_by = spawn.map(|spawn| spawn.spawned_by.clone());
         session.agent_number = spawn.map(|spawn| spawn.number);
+        session.agents_md = AgentsMdSource::of(spawn);
         Ok(session)
     }
 
@@ -522,6 +546,7 @@ impl<'env> ScriptedSession<'env> {
             history_initialization: HistoryInitialization::New,
             spawned_by: None,
             agent_number: None,
+            agents_md: AgentsMdSource::Discovered,
             subagents: Vec::new(),
             agent_rollouts: Vec::new(),
         })
@@ -637,6 +662,10 @@ impl<'env> ScriptedSession<'env> {
         turn.history_initialization = self.history_initialization;
         turn.spawned_by.clone_from(&self.spawned_by);
         turn.subagents.clone_from(&self.subagents);
+        match &self.agents_md {
+            AgentsMdSource::Discovered => {}
+            AgentsMdSource::Inherited(parent) => turn.agents_md.clone_from(parent),
+        }
         Ok(turn)
     }
 

@@ -53,6 +53,8 @@ pub(super) struct AgentSpawn {
     pub nickname: Option<String>,
     /// Which of the parent's sub-agents it is (1-based), as its requests say.
     pub number: usize,
+    /// The AGENTS.md the parent's spawning turn held, which the child keeps.
+    pub agents_md: Option<codex_config::AgentsMdDiscovery>,
 }
 
 impl AgentSpawn {
@@ -133,6 +135,7 @@ impl<'env> ScriptedSession<'env> {
             },
             nickname: agent.nickname.clone(),
             number: index + 1,
+            agents_md: context.agents_md.clone(),
         };
         let ids = identity_stream(&child_config)?;
         let session = match args.fork_context {
