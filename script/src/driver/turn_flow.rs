@@ -8,12 +8,16 @@
 //! 3. before the first request: the `subagent_status` notification (input that arrived while
 //!    the turn was starting) and the current-time reminder;
 //! 4. the first response: the scripted `tool_calls`, or the responder's output;
-//! 5. while the tools run: the `network_rule` notice and the `approve_prefix` approval; then the
-//!    tool outputs, and the response's `token_count` (scripted responses use no tokens);
+//! 5. while the tools run: `spawn_agent` calls start their sub-agents (those that run
+//!    `before_follow_up` play their turns now), the `network_rule` notice and the
+//!    `approve_prefix` approval; then the tool outputs, and the response's `token_count`
+//!    (scripted responses use no tokens);
 //! 6. `interrupt` ends the turn here (`<turn_aborted>` marker, `turn_aborted` event);
 //! 7. after tool calls, a second sampling step: reminder when due, the world-state changes
-//!    since the first step (an approved prefix), the second request, the responder's output and
-//!    its `token_count`.
+//!    since the first step (an approved prefix, the agents now listed), the second request, the
+//!    responder's output and its `token_count`; then the agents that run `after_follow_up`;
+//! 8. when agents completed, their `<subagent_notification>`s and a third sampling step
+//!    (`notice_reply`), which may fail the turn (see [`spawn`](super::spawn)).
 
 use std::collections::BTreeSet;
 
