@@ -192,8 +192,14 @@ pub struct Config {
     pub release: CodexRelease,
     /// `[analytics] enabled` (upstream's default: enabled).
     pub analytics_enabled: bool,
+    /// `[agents] max_depth`: how deep sub-agents may nest (upstream's default: 1, so a
+    /// sub-agent spawns none of its own).
+    pub agent_max_depth: u32,
     pub warnings: Vec<ConfigWarning>,
 }
+
+/// `[agents] max_depth` when unset (upstream's `DEFAULT_AGENT_MAX_DEPTH`).
+pub const DEFAULT_AGENT_MAX_DEPTH: u32 = 1;
 
 /// The release a session of the command-line tool reproduces when nothing names one: the latest
 /// supported (a library session defaults to the reference commit's release, see
@@ -426,6 +432,11 @@ impl Config {
             release: merged
                 .codex_version
                 .unwrap_or(flags.extension_host.default_release()),
+            agent_max_depth: merged
+                .agents
+                .as_ref()
+                .and_then(|agents| agents.max_depth)
+                .unwrap_or(DEFAULT_AGENT_MAX_DEPTH),
             analytics_enabled: merged
                 .analytics
                 .as_ref()

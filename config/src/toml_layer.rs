@@ -30,6 +30,7 @@ use crate::sandbox_workspace_write::SandboxWorkspaceWriteToml;
 /// Every top-level key [`ConfigToml`] has a field for. Which keys are valid at all (upstream's
 /// too) is the table of [`config_key_status`](crate::config_key_status).
 pub const KNOWN_KEYS: &[&str] = &[
+    "agents",
     "analytics",
     "approval_policy",
     "base_instructions",
@@ -134,6 +135,18 @@ pub struct ConfigToml {
     pub codex_version: Option<CodexRelease>,
     /// `[analytics]`: whether the client reports usage analytics (the turn metadata says so).
     pub analytics: Option<AnalyticsToml>,
+    /// `[agents]`: sub-agents a thread spawns (`spawn_agent`); the other keys of the table
+    /// are accepted and do nothing.
+    pub agents: Option<AgentsToml>,
+}
+
+/// `[agents]`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AgentsToml {
+    /// How deep sub-agents may nest: a thread at depth `max_depth` (the root thread is at 0)
+    /// is offered no multi-agent tools.
+    pub max_depth: Option<u32>,
 }
 
 /// `[analytics]`.
@@ -371,6 +384,7 @@ impl ConfigToml {
             skills,
             codex_version,
             analytics,
+            agents,
         } = higher;
         let features = match (self.features, features) {
             (Some(mut lower), Some(higher)) => {
@@ -453,6 +467,12 @@ impl ConfigToml {
             },
             skills: match (self.skills, skills) {
                 (Some(lower), Some(higher)) => Some(lower.overlay(higher)),
+                (lower, higher) => higher.or(lower),
+            },
+            agents: match (self.agents, agents) {
+                (Some(lower), Some(higher)) => Some(AgentsToml {
+                    max_depth: higher.max_depth.or(lower.max_depth),
+                }),
                 (lower, higher) => higher.or(lower),
             },
         }

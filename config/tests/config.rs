@@ -6,6 +6,7 @@ mod config_support;
 use codex_release::CodexRelease;
 use std::collections::BTreeSet;
 
+use codex_config::AgentsToml;
 use codex_config::AnalyticsToml;
 use codex_config::BundledSkills;
 use codex_config::CliOverride;
@@ -100,6 +101,7 @@ fn defaults_apply_without_a_config_file() {
             extension_host: ExtensionHost::Library,
             release: CodexRelease::REFERENCE,
             analytics_enabled: true,
+            agent_max_depth: 1,
             warnings: Vec::new(),
         }
     );
@@ -211,6 +213,7 @@ child_agents_md = true
             extension_host: ExtensionHost::Library,
             release: CodexRelease::REFERENCE,
             analytics_enabled: false,
+            agent_max_depth: 1,
             warnings: Vec::new(),
         }
     );
@@ -257,10 +260,28 @@ fn known_keys_are_exactly_the_config_toml_fields() {
         analytics: Some(AnalyticsToml {
             enabled: Some(true),
         }),
+        agents: Some(AgentsToml { max_depth: Some(1) }),
     };
     let table = toml::Table::try_from(&full).unwrap();
     let fields: BTreeSet<&str> = table.keys().map(String::as_str).collect();
     assert_eq!(fields, KNOWN_KEYS.iter().copied().collect::<BTreeSet<_>>());
+}
+
+#[test]
+fn agents_max_depth_is_read_from_the_file_and_overridden_by_the_command_line() {
+    let fixture = Fixture::new(Some(
+        "[agents]\nmax_depth = 3\nmax_concurrent_threads_per_session = 4\n",
+    ));
+    let from_file = fixture.load_with(&ConfigOverrides::default(), &[]).unwrap();
+    assert_eq!(from_file.agent_max_depth, 3);
+    let overridden = fixture
+        .load_with(&ConfigOverrides::default(), &["agents.max_depth=2"])
+        .unwrap();
+    assert_eq!(overridden.agent_max_depth, 2);
+    let unset = Fixture::new(None)
+        .load_with(&ConfigOverrides::default(), &[])
+        .unwrap();
+    assert_eq!(unset.agent_max_depth, codex_config::DEFAULT_AGENT_MAX_DEPTH);
 }
 
 #[test]

@@ -9,6 +9,7 @@
 mod compaction;
 mod fork;
 mod rollback;
+mod spawn;
 mod turn_flow;
 
 use std::sync::Arc;
@@ -66,6 +67,8 @@ use codex_core::GitAttributionInputs;
 use codex_core::HistoryMode;
 use codex_core::MetaWriter;
 use codex_core::NewThreadMeta;
+use codex_core::RunningSubagent;
+use codex_core::SpawnedBy;
 use codex_core::ThreadIdentity;
 use codex_core::new_thread_meta;
 use turn_flow::EventState;
@@ -103,6 +106,9 @@ pub struct ScriptRequest {
     /// The sampling step within the turn, from 0: a turn whose first response calls tools
     /// sends a second request with their outputs.
     pub step: usize,
+    /// The sub-agent whose thread sent it (1-based, in spawn order); `None` for the script's
+    /// own thread.
+    pub agent: Option<usize>,
     pub body: ResponsesRequest,
     /// The base instructions in effect (layouts show them as a placeholder).
     pub base_instructions: String,
@@ -133,6 +139,25 @@ impl RequestSink for Vec<ScriptRequest> {
     fn request(&mut self, request: &ScriptRequest) -> Result<(), ScriptError> {
         self.push(request.clone());
         Ok(())
+    }
+}
+
+/// Where a thread's AGENTS.md comes from.
+#[derive(Debug, Clone)]
+enum AgentsMdSource {
+    /// Discovered for each turn's cwd.
+    Discovered,
+    /// A sub-agent's: what its parent held when it spawned it (upstream hands a child the
+    /// parent's creation-time instructions; the files are not consulted for them again).
+    Inherited(Option<codex_config::AgentsMdDiscovery>),
+}
+
+impl AgentsMdSource {
+    fn of(spawn: Option<&spawn::AgentSpawn>) -> Self {
+        match spawn {
+            Some(spawn) => AgentsMdSource::Inherited(spawn.agents_md.clone()),
+            None => AgentsMdSource::Discovered,
+        }
     }
 }
 
@@ -178,6 +203,18 @@ pub struct ScriptedSession<'env> {
     /// The AGENTS.md this thread instance loaded, and what it was discovered from (see
     /// [`ScriptedSession::turn_context`]).
     agents_md_loaded: Option<(AgentsMdRequest, AgentsMdDiscovery)>,
+    /// The thread and turn that spawned this thread (a sub-agent's), which its requests name.
+    spawned_by: Option<SpawnedBy>,
+    /// Which sub-agent this thread is (1-based, in spawn order), as its requests say.
+    agent_number: Option<usize>,
+    /// Where the thread's AGENTS.md comes from: discovered for each turn, or (a sub-agent's)
+    /// what its parent held when it spawned it.
+    agents_md: AgentsMdSource,
+    /// The sub-agents this thread spawned, listed in its environment context.
+    subagents: Vec<RunningSubagent>,
+    /// The rollouts of the sub-agents' threads once each stopped, with each agent's place
+    /// among the thread's sub-agents.
+    agent_rollouts: Vec<(usize, Vec<RolloutLine>)>,
 }
 
 impl std::fmt::Debug for ScriptedSession<'_> {
@@ -208,8 +245,33 @@ impl<'env> ScriptedSession<'env> {
             .base_instructions
             .instructions()
             .clone();
+        Self::open(
+            env,
+            ids,
+            identity,
+            base_instructions,
+            config,
+            sink,
+            mode,
+            None,
+        )
+    }
+
+    /// A new thread on `identity`: writes its `session_meta` (a sub-agent's when `spawn`
+    /// says who spawned it).
+    #[allow(clippy::too_many_arguments)]
+    fn open(
+        env: &'env SessionEnvironment,
+        ids: Arc<IdGenerator>,
+        identity: ThreadIdentity,
+        base_instructions: BaseInstructions,
+        config: &Config,
+        sink: ScriptSink,
+        mode: ContextMode,
+        spawn: Option<&spawn::AgentSpawn>,
+    ) -> Result<Self, ScriptError> {
         let history_mode = config.history_mode;
-        let meta = thread_meta(
+        let mut meta = thread_meta(
             &identity,
             config,
             &base_instructions,
@@ -217,6 +279,9 @@ impl<'env> ScriptedSession<'env> {
             None,
             history_mode,
         );
+        if let Some(spawn) = spawn {
+            spawn.describe(&mut meta);
+        }
         let mut sink = sink;
         sink.number_lines(LineOrdinals::from_start(history_mode));
         let mut session = Session::new(
@@ -249,6 +314,11 @@ impl<'env> ScriptedSession<'env> {
             token_usage: None,
             history_initialization: HistoryInitialization::New,
             agents_md_loaded: None,
+            spawned_by: spawn.map(|spawn| spawn.spawned_by.clone()),
+            agent_number: spawn.map(|spawn| spawn.number),
+            agents_md: AgentsMdSource::of(spawn),
+            subagents: Vec::new(),
+            agent_rollouts: Vec::new(),
         })
     }
 
@@ -273,6 +343,8 @@ impl<'env> ScriptedSession<'env> {
         )?;
         let mut session = Self::continue_from(env, ids, drawn, rollout, sink, mode)?;
         session.history_initialization = HistoryInitialization::ColdResume;
+        // The agents the thread spawned are still listed (a fork starts with none).
+        session.subagents = spawn::recorded_subagents(session.session.world_state_baseline());
         Ok(session)
     }
 
@@ -287,10 +359,12 @@ impl<'env> ScriptedSession<'env> {
         mode: ContextMode,
     ) -> Result<Self, ScriptError> {
         let ids = identity_stream(config)?;
-        Self::fork_with_ids(env, ids, parent, point, config, sink, mode)
+        Self::fork_with_ids(env, ids, parent, point, config, sink, mode, None)
     }
 
-    /// [`ScriptedSession::fork`] with the child's identity drawn from `ids`.
+    /// [`ScriptedSession::fork`] with the child's identity drawn from `ids`; a sub-agent's
+    /// `session_meta` when `spawn` says who spawned it.
+    #[allow(clippy::too_many_arguments)]
     fn fork_with_ids(
         env: &'env SessionEnvironment,
         ids: Arc<IdGenerator>,
@@ -299,6 +373,7 @@ impl<'env> ScriptedSession<'env> {
         config: &Config,
         mut sink: ScriptSink,
         mode: ContextMode,
+        spawn: Option<&spawn::AgentSpawn>,
     ) -> Result<Self, ScriptError> {
         let parent_meta = first_session_meta(&parent);
         let recorded = parent_meta.and_then(|meta| meta.base_instructions.clone());
@@ -319,7 +394,7 @@ impl<'env> ScriptedSession<'env> {
             recorded.unwrap_or_else(|| drawn.base_instructions.instructions().clone());
         // A fork keeps its parent's history mode, as upstream's forked history does.
         let history_mode = HistoryMode::of(parent_meta);
-        let meta = thread_meta(
+        let mut meta = thread_meta(
             &identity,
             config,
             &base_instructions,
@@ -327,6 +402,9 @@ impl<'env> ScriptedSession<'env> {
             parent_id.as_deref(),
             history_mode,
         );
+        if let Some(spawn) = spawn {
+            spawn.describe(&mut meta);
+        }
         let forked = fork(parent, meta, &ids.rollout_timestamp(), point);
         let digest = RolloutDigest::of(&forked.rollout.lines);
         for loaded in forked.rollout.lines {
@@ -338,7 +416,11 @@ impl<'env> ScriptedSession<'env> {
             warnings: Vec::new(),
             digest,
         };
-        Self::continue_from(env, ids, drawn, resumed, sink, mode)
+        let mut session = Self::continue_from(env, ids, drawn, resumed, sink, mode)?;
+        session.spawned_by = spawn.map(|spawn| spawn.spawned_by.clone());
+        session.agent_number = spawn.map(|spawn| spawn.number);
+        session.agents_md = AgentsMdSource::of(spawn);
+        Ok(session)
     }
 
     /// Keeps `rollout`'s lines (what this session was resumed from) for a later
@@ -515,6 +597,11 @@ impl<'env> ScriptedSession<'env> {
             token_usage,
             history_initialization: HistoryInitialization::New,
             agents_md_loaded: None,
+            spawned_by: None,
+            agent_number: None,
+            agents_md: AgentsMdSource::Discovered,
+            subagents: Vec::new(),
+            agent_rollouts: Vec::new(),
         })
     }
 
@@ -648,6 +735,12 @@ impl<'env> ScriptedSession<'env> {
         turn.git_attribution = self.git_attribution.clone();
         turn.client_surface = self.client_surface;
         turn.history_initialization = self.history_initialization;
+        turn.spawned_by.clone_from(&self.spawned_by);
+        turn.subagents.clone_from(&self.subagents);
+        match &self.agents_md {
+            AgentsMdSource::Discovered => {}
+            AgentsMdSource::Inherited(parent) => turn.agents_md.clone_from(parent),
+        }
         Ok(turn)
     }
 

@@ -11,7 +11,7 @@
 //! | `subagent_status` | `{"agent_path", "status"}` | `<subagent_notification>` user message before the turn's first request |
 //! | `network_rule` | `{"host", "allow": bool}` | network rule notice (developer) after the turn's first response |
 //! | `approve_prefix` | `["cargo", "test"]` | approved after the first response; the permissions section announces it before the next request |
-//! | `tool_calls` | `[{"name", "arguments"?, "output"?, "namespace"?, "call_id"?}]` | the first response is these function calls; outputs follow and a second request gets the reply |
+//! | `tool_calls` | `[{"name", "arguments"?, "output"?, "namespace"?, "call_id"?, "agent"?}]` | the first response is these function calls; outputs follow and a second request gets the reply; a `spawn_agent` call with `agent` starts a sub-agent (see [`ScriptedAgent`]) |
 //!
 //! `status` spells upstream's agent status: `"pending_init"`, `"running"`, `"interrupted"`,
 //! `"shutdown"`, `"not_found"`, `{"completed": "message" | null}` or `{"errored": "message"}`.
@@ -31,6 +31,11 @@ use serde_json::Map;
 use serde_json::Value;
 
 use super::ScriptError;
+use super::agents::MULTI_AGENT_V1_NAMESPACE;
+use super::agents::SPAWN_AGENT_TOOL;
+use super::agents::ScriptedAgent;
+use super::agents::SpawnAgentArgs;
+use super::agents::parse_agent;
 
 /// Turn keys that carry events.
 pub const EVENT_KEYS: &[&str] = &[
@@ -81,6 +86,9 @@ pub enum TurnEnding {
     Completed,
     /// `"interrupt": true`: the user stops the turn once its first response is in.
     Interrupted,
+    /// The run stops while the turn is still open (a sub-agent's turn the run outlives): its
+    /// output is recorded, no `task_complete` is.
+    Unfinished,
 }
 
 /// A shell command the user ran themselves, and its result.
@@ -133,6 +141,8 @@ pub struct ScriptedToolCall {
     pub call_id: Option<String>,
     /// `None`: the tool never answered.
     pub output: Option<String>,
+    /// The sub-agent a `spawn_agent` call starts (`agent`); its output is the agent's id.
+    pub agent: Option<ScriptedAgent>,
 }
 
 impl TurnEvents {
@@ -381,7 +391,14 @@ fn parse_tool_call(value: &Value, location: &str) -> Result<ScriptedToolCall, Sc
     let call = object(
         value,
         location,
-        &["name", "namespace", "arguments", "call_id", "output"],
+        &[
+            "name",
+            "namespace",
+            "arguments",
+            "call_id",
+            "output",
+            "agent",
+        ],
     )?;
     let arguments = match call.get("arguments") {
         None => "{}".to_string(),
@@ -389,11 +406,36 @@ fn parse_tool_call(value: &Value, location: &str) -> Result<ScriptedToolCall, Sc
         Some(Value::String(text)) => text.clone(),
         Some(arguments) => arguments.to_string(),
     };
+    let name = required_string(call, "name", location)?;
+    let namespace = optional_string(call, "namespace", location)?;
+    let output = optional_string(call, "output", location)?;
+    let agent = match call.get("agent") {
+        None => None,
+        Some(value) => {
+            if name != SPAWN_AGENT_TOOL || namespace.as_deref() != Some(MULTI_AGENT_V1_NAMESPACE) {
+                return Err(ScriptError::invalid(
+                    format!("{location}.agent"),
+                    format!(
+                        "only a \"{SPAWN_AGENT_TOOL}\" call (namespace \"{MULTI_AGENT_V1_NAMESPACE}\") starts an agent"
+                    ),
+                ));
+            }
+            if output.is_some() {
+                return Err(ScriptError::invalid(
+                    format!("{location}.output"),
+                    "a call that starts an agent answers with the agent's id: no \"output\"",
+                ));
+            }
+            SpawnAgentArgs::parse(&arguments, location)?;
+            Some(parse_agent(value, &format!("{location}.agent"))?)
+        }
+    };
     Ok(ScriptedToolCall {
-        name: required_string(call, "name", location)?,
-        namespace: optional_string(call, "namespace", location)?,
+        name,
+        namespace,
         arguments,
         call_id: optional_string(call, "call_id", location)?,
-        output: optional_string(call, "output", location)?,
+        output,
+        agent,
     })
 }

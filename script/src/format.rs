@@ -8,7 +8,8 @@
 //! [`ScriptedReasoning`](super::ScriptedReasoning). A step `{"fork": …}` without `user`
 //! forks the thread and runs no turn (see [`ForkStep`]); EDIT and REWRITE are described in
 //! [`FileEdit`] and [`RolloutRewrite`]. A turn may also carry events
-//! (`shell`, `tool_calls`, `interrupt`, …): see [`TurnEvents`].
+//! (`shell`, `tool_calls`, `interrupt`, …): see [`TurnEvents`]; a `spawn_agent` tool call may
+//! start a sub-agent (see [`ScriptedAgent`](super::ScriptedAgent)).
 
 use std::num::NonZeroUsize;
 use std::path::Path;
@@ -25,6 +26,7 @@ use super::ScriptError;
 use super::ScriptedReasoning;
 use super::SettingsLayer;
 use super::TurnEvents;
+use super::agents::SpawnAgentArgs;
 use super::reasoning::parse_reasoning;
 use super::steps::parse_edits;
 use super::steps::parse_rewrites;
@@ -159,6 +161,23 @@ pub enum SessionContinuity {
 }
 
 impl TurnScript {
+    /// Whether playing the turn reads the thread's lines written so far back: a `resume`, a
+    /// `rollback`, a `fork`, or a sub-agent spawned with the parent's history.
+    pub fn reads_rollout_back(&self) -> bool {
+        let forks_an_agent = self.events.tool_calls.iter().any(|call| {
+            call.agent.is_some()
+                && SpawnAgentArgs::parse(&call.arguments, &call.name)
+                    .is_ok_and(|args| args.fork_context)
+        });
+        self.rollback.is_some()
+            || self.fork.is_some()
+            || forks_an_agent
+            || match self.continuity {
+                SessionContinuity::Continue => false,
+                SessionContinuity::ResumeFromRollout { .. } => true,
+            }
+    }
+
     /// A turn that only sends `text`.
     pub fn user(text: impl Into<String>) -> Self {
         Self {

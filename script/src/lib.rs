@@ -32,6 +32,7 @@
 //! ids come from per-turn seeded streams, so running to turn k, resuming from the rollout and
 //! running on gives the same requests as running straight through.
 
+mod agents;
 mod delta;
 mod driver;
 mod error;
@@ -48,6 +49,14 @@ mod steps;
 mod thread;
 mod tool_calls;
 
+pub use agents::AGENT_KEYS;
+pub use agents::AgentEnd;
+pub use agents::AgentRuns;
+pub use agents::MULTI_AGENT_V1_NAMESPACE;
+pub use agents::NoticeReply;
+pub use agents::SPAWN_AGENT_TOOL;
+pub use agents::ScriptedAgent;
+pub use agents::SpawnAgentArgs;
 pub use delta::PreviousInput;
 pub use delta::RequestDelta;
 pub use delta::SharedPrefix;

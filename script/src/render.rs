@@ -20,7 +20,8 @@ pub enum RequestsFormat {
     /// One request body per line (compact JSON), each line ending in a newline.
     Jsonl,
     /// Each request's input in the layout format under a `## Request N` heading (N is the
-    /// turn's 1-based position in the thread; a turn's later sampling steps add `, step S`),
+    /// turn's 1-based position in the thread; a turn's later sampling steps add `, step S`; a
+    /// sub-agent's requests are `## Agent A, request N`, A counting sub-agents in spawn order),
     /// requests separated by a blank line. Context blocks become placeholders; the base
     /// instructions become `<BASE_INSTRUCTIONS>`.
     Layout,
@@ -110,9 +111,12 @@ fn render_one(
                 0 => String::new(),
                 step => format!(", step {}", step + 1),
             };
+            let heading = match request.agent {
+                None => format!("Request {}", request.turn + 1),
+                Some(agent) => format!("Agent {agent}, request {}", request.turn + 1),
+            };
             format!(
-                "{separator}## Request {}{step}\n{}\n",
-                request.turn + 1,
+                "{separator}## {heading}{step}\n{}\n",
                 render_request_layout(&request.body, &options)?
             )
         }

@@ -32,6 +32,9 @@ pub struct ScriptRun {
     pub rollout: Vec<RolloutLine>,
     /// The rollout of each thread a `fork` step started, in the order they were forked.
     pub forks: Vec<Vec<RolloutLine>>,
+    /// The rollout of each sub-agent a `spawn_agent` call started, in the order they were
+    /// spawned.
+    pub agents: Vec<Vec<RolloutLine>>,
 }
 
 /// The rollouts a script played: its first thread's and those of the threads it forked.
@@ -41,6 +44,8 @@ pub struct PlayedRollouts {
     pub rollout: Vec<RolloutLine>,
     /// Each forked thread's lines (kept in memory), in the order they were forked.
     pub forks: Vec<Vec<RolloutLine>>,
+    /// Each sub-agent's lines (kept in memory), in the order they were spawned.
+    pub agents: Vec<Vec<RolloutLine>>,
 }
 
 /// How a run starts.
@@ -71,6 +76,7 @@ pub fn run_script(
         requests,
         rollout: played.rollout,
         forks: played.forks,
+        agents: played.agents,
     })
 }
 
@@ -128,6 +134,7 @@ pub fn play_script(
     // The first thread's lines once a fork ended it, then each forked thread's.
     let mut first: Option<Vec<RolloutLine>> = None;
     let mut forks = Vec::new();
+    let mut agents = Vec::new();
     for (index, turn) in script.turns.iter().enumerate().skip(first_turn) {
         let location = format!("{}: turns[{index}]", script.name);
         if let SessionContinuity::ResumeFromRollout { restart } = &turn.continuity {
@@ -228,6 +235,7 @@ pub fn play_script(
             session.apply_settings(&config)?;
         }
         session.run_turn_steps(&config, turn, responder, requests)?;
+        agents.extend(session.take_agent_rollouts());
         requests.turn_played();
         state = RunState::Running(Box::new(session));
     }
@@ -240,10 +248,15 @@ pub fn play_script(
         None => PlayedRollouts {
             rollout: lines,
             forks,
+            agents,
         },
         Some(rollout) => {
             forks.push(lines);
-            PlayedRollouts { rollout, forks }
+            PlayedRollouts {
+                rollout,
+                forks,
+                agents,
+            }
         }
     })
 }

@@ -46,6 +46,10 @@ fn inspect_finds_the_requests_each_example_sent() {
             forked_threads_hold_their_requests(name, run, &options);
             continue;
         }
+        if !run.agents.is_empty() {
+            agents_hold_their_requests(name, run, &options);
+            continue;
+        }
         let loaded = reload(&run.rollout);
         let inspection = inspect_rollout(&loaded, &options).unwrap();
         assert_eq!(
@@ -100,6 +104,49 @@ fn forked_threads_hold_their_requests(
         sent.last(),
         "{name}: the last thread's last request"
     );
+}
+
+/// A script that spawns sub-agents sends requests from several threads: the first thread's
+/// rollout holds exactly its own, and each agent's (a forked one copied its parent's lines
+/// first) ends with the agent's.
+fn agents_hold_their_requests(
+    name: &str,
+    run: codex_script::ScriptRun,
+    options: &InspectOptions<'_>,
+) {
+    let inputs = |lines: &[RolloutLine]| -> Vec<_> {
+        rebuild_requests(&reload(lines), options)
+            .unwrap()
+            .into_iter()
+            .map(|request| request.body.input)
+            .collect()
+    };
+    let sent_by = |agent: Option<usize>| -> Vec<_> {
+        run.requests
+            .iter()
+            .filter(|request| request.agent == agent)
+            .map(|request| request.body.input.clone())
+            .collect()
+    };
+    assert_eq!(
+        inputs(&run.rollout),
+        sent_by(None),
+        "{name}: the first thread's requests"
+    );
+    for (index, lines) in run.agents.iter().enumerate() {
+        let sent = sent_by(Some(index + 1));
+        assert!(
+            !sent.is_empty(),
+            "{name}: agent {} sent requests",
+            index + 1
+        );
+        let rebuilt = inputs(lines);
+        assert!(
+            rebuilt.ends_with(&sent),
+            "{name}: agent {}'s requests",
+            index + 1
+        );
+    }
 }
 
 /// A turn interrupted before any model output: its user message went out in a request with an

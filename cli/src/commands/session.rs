@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::path::PathBuf;
 
+use super::session_forks::ExtraThread;
 use super::session_forks::write_fork_rollouts;
 use anyhow::Context as _;
 use codex_config::ConfigEnv;
@@ -38,7 +39,6 @@ use codex_script::ScriptSink;
 use codex_script::ScriptStart;
 use codex_script::ScriptedReplies;
 use codex_script::ScriptedSession;
-use codex_script::SessionContinuity;
 use codex_script::SessionEnvironment;
 use codex_script::SettingsLayer;
 use codex_script::TurnResponder;
@@ -120,7 +120,8 @@ pub struct RunArgs {
     /// beside OUT.jsonl, renamed into place when the last turn ran (a failed run leaves OUT.jsonl
     /// as it was). An existing file is kept unless `--force` is given; never the script or the
     /// catalog read. The threads `fork` steps start are written beside it, as
-    /// OUT.fork-1.jsonl, OUT.fork-2.jsonl, … in fork order.
+    /// OUT.fork-1.jsonl, OUT.fork-2.jsonl, … in fork order, and the sub-agents `spawn_agent`
+    /// calls start as OUT.agent-1.jsonl, … in spawn order.
     #[arg(long, value_name = "OUT.jsonl")]
     pub rollout: Option<PathBuf>,
 
@@ -277,16 +278,9 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
             .then(&SettingsLayer::release("--codex-version", release));
     }
     let script_catalog = script.session.path("model_catalog");
-    // A `resume`, `rollback` or `fork` turn reads the lines written so far back: they wait in
-    // a temporary file, never in memory.
-    let read_back = match script.turns.iter().any(|turn| {
-        turn.rollback.is_some()
-            || turn.fork.is_some()
-            || match turn.continuity {
-                SessionContinuity::Continue => false,
-                SessionContinuity::ResumeFromRollout { .. } => true,
-            }
-    }) {
+    // A turn that reads the lines written so far back (`resume`, `rollback`, `fork`, a sub-agent
+    // forked off the thread) finds them in a temporary file, never in memory.
+    let read_back = match script.turns.iter().any(TurnScript::reads_rollout_back) {
         true => ReadBack::TemporaryFile,
         false => ReadBack::Never,
     };
@@ -351,7 +345,13 @@ fn run_session_script(args: &RunArgs) -> anyhow::Result<String> {
     let played = played?;
     if let Some(path) = &args.rollout {
         let replacing = Replacing::WithForce { force: args.force };
-        write_fork_rollouts(path, &played.forks, replacing.existing())?;
+        write_fork_rollouts(path, ExtraThread::Fork, &played.forks, replacing.existing())?;
+        write_fork_rollouts(
+            path,
+            ExtraThread::Agent,
+            &played.agents,
+            replacing.existing(),
+        )?;
     }
     // The requests are on stdout already; the statistics follow them.
     Ok(match args.stats {

@@ -413,6 +413,30 @@ fn run_writes_forked_threads_beside_the_rollout() {
     );
 }
 
+/// A script's sub-agents write their rollouts beside `--rollout`, in spawn order, each naming
+/// the thread that spawned it; a forked one also names it as its fork origin.
+#[test]
+fn run_writes_sub_agents_beside_the_rollout() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rollout = recorded("subagents", dir.path());
+    let meta = |path: &Path| -> Value {
+        let text = std::fs::read_to_string(path).expect("rollout");
+        serde_json::from_str(text.lines().next().expect("a line")).expect("JSON")
+    };
+    let parent = meta(&rollout)["payload"]["id"].clone();
+    let fresh = meta(&dir.path().join("subagents.agent-1.jsonl"));
+    let forked = meta(&dir.path().join("subagents.agent-2.jsonl"));
+    assert!(!dir.path().join("subagents.agent-3.jsonl").exists());
+    for (child, nickname) in [(&fresh, "Ada"), (&forked, "Grace")] {
+        assert_eq!(child["payload"]["parent_thread_id"], parent);
+        assert_eq!(child["payload"]["agent_nickname"], nickname);
+        assert_eq!(child["payload"]["thread_source"], "subagent");
+        assert_ne!(child["payload"]["id"], parent);
+    }
+    assert_eq!(fresh["payload"].get("forked_from_id"), None);
+    assert_eq!(forked["payload"]["forked_from_id"], parent);
+}
+
 #[test]
 fn help_lists_the_subcommands() {
     let help = run(&["session", "--help"]);

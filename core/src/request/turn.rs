@@ -24,6 +24,9 @@ use super::TurnTrigger;
 use super::build_responses_request;
 use crate::ids::IdGenerator;
 use crate::session::THREAD_SOURCE_USER;
+use crate::turn_context::SUBAGENT_HEADER_COLLAB_SPAWN;
+use crate::turn_context::SUBAGENT_KIND_THREAD_SPAWN;
+use crate::turn_context::THREAD_SOURCE_SUBAGENT;
 use crate::turn_context::TurnContext;
 use codex_release::TurnMetadataKeys;
 use codex_tools::ToolSpec;
@@ -116,14 +119,16 @@ fn build_request_with_metadata(
     metadata: &TurnMetadata,
     content_item_kinds: ContentItemKindsPolicy,
 ) -> Result<ResponsesRequest, TurnRequestError> {
-    let client_metadata =
+    let mut client_metadata =
         ClientMetadata::from_turn_metadata(metadata).map_err(TurnRequestError::TurnMetadata)?;
+    let spawned = turn.spawned_by.as_ref();
+    client_metadata.subagent = spawned.map(|_| SUBAGENT_HEADER_COLLAB_SPAWN.to_string());
     let mut inputs = ResponsesRequestInputs::new(
         &turn.model,
         turn.base_instructions.text(),
         &[],
         &[],
-        &turn.thread_id,
+        spawned.map_or(&turn.thread_id, |spawned| &spawned.session_id),
     )
     .with_owned_input(input)
     .with_owned_tools(tools);
@@ -165,9 +170,16 @@ pub fn turn_metadata(turn: &TurnContext, ids: &IdGenerator) -> TurnMetadata {
             }),
         ),
     };
+    let spawned = turn.spawned_by.as_ref();
+    let thread_source = match spawned {
+        Some(_) => Some(THREAD_SOURCE_SUBAGENT.to_string()),
+        None => thread_source,
+    };
     TurnMetadata {
         installation_id: turn.installation_id.clone(),
-        session_id: turn.thread_id.clone(),
+        session_id: spawned
+            .map_or(&turn.thread_id, |spawned| &spawned.session_id)
+            .clone(),
         thread_id: turn.thread_id.clone(),
         agent_name: turn.token_budget.agent_path.clone(),
         turn_id: turn.turn_id.clone(),
@@ -176,11 +188,15 @@ pub fn turn_metadata(turn: &TurnContext, ids: &IdGenerator) -> TurnMetadata {
         context_window_id,
         request_kind: RequestKind::Turn,
         forked_from_thread_id: turn.forked_from_thread_id.clone(),
-        parent_thread_id: None,
-        parent_turn_id: None,
+        parent_thread_id: spawned.map(|spawned| spawned.parent_thread_id.clone()),
+        parent_turn_id: spawned.map(|spawned| spawned.parent_turn_id.clone()),
         history_initialization: settings.then_some(turn.history_initialization),
-        root_turn_id: Some(turn.turn_id.clone()),
-        subagent_kind: None,
+        root_turn_id: Some(
+            spawned
+                .map_or(&turn.turn_id, |spawned| &spawned.root_turn_id)
+                .clone(),
+        ),
+        subagent_kind: spawned.map(|_| SUBAGENT_KIND_THREAD_SPAWN.to_string()),
         turn_trigger: match turn.client_surface {
             ClientSurface::CoreHarness => None,
             ClientSurface::ExecCli => settings.then_some(TurnTrigger::Exec),

@@ -228,6 +228,8 @@ pub(super) struct TaskTimes<'a> {
     pub turn_id: &'a str,
     pub record: TaskEventRecord,
     pub last_agent_message: Option<&'a str>,
+    /// Why the turn failed (`error.message`); `None` for a turn that completed.
+    pub error: Option<&'a str>,
     /// Seconds since the epoch.
     pub started_at: i64,
     pub completed_at: i64,
@@ -245,6 +247,9 @@ pub(super) fn task_complete(times: TaskTimes<'_>) -> Value {
     };
     payload["turn_id"] = json!(times.turn_id);
     payload["last_agent_message"] = json!(times.last_agent_message);
+    if let Some(message) = times.error {
+        payload["error"] = json!({"message": message, "codex_error_info": "other"});
+    }
     payload["started_at"] = json!(times.started_at);
     payload["completed_at"] = json!(times.completed_at);
     payload["duration_ms"] = json!(times.duration_ms);

@@ -252,6 +252,10 @@ impl<S: RolloutSink> Session<S> {
         &self.sink
     }
 
+    pub fn sink_mut(&mut self) -> &mut S {
+        &mut self.sink
+    }
+
     pub fn into_sink(self) -> S {
         self.sink
     }
@@ -414,6 +418,16 @@ impl<S: RolloutSink> Session<S> {
 
     /// Closes the current turn (`task_complete`).
     pub fn complete_turn(&mut self) -> Result<(), SessionError> {
+        self.finish_turn(None)
+    }
+
+    /// Closes the current turn as failed: its `task_complete` names no last message and
+    /// carries the error (`message`), as upstream's does when the model cannot be reached.
+    pub fn fail_turn(&mut self, message: &str) -> Result<(), SessionError> {
+        self.finish_turn(Some(message))
+    }
+
+    fn finish_turn(&mut self, error: Option<&str>) -> Result<(), SessionError> {
         let turn = self.active_turn.take().ok_or(SessionError::NoActiveTurn)?;
         let completed_at = self.ids.now();
         let millis_since_start = |instant: jiff::Timestamp| {
@@ -424,7 +438,11 @@ impl<S: RolloutSink> Session<S> {
         self.persist_event(events::task_complete(events::TaskTimes {
             turn_id: &turn.turn_id,
             record: self.release.profile().task_events,
-            last_agent_message: turn.last_agent_message.as_deref(),
+            last_agent_message: match error {
+                Some(_) => None,
+                None => turn.last_agent_message.as_deref(),
+            },
+            error,
             started_at: turn.started_at.as_second(),
             completed_at: completed_at.as_second(),
             duration_ms: millis_since_start(completed_at),

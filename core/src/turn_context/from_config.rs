@@ -100,6 +100,7 @@ impl TurnContext {
         turn.forked_from_thread_id = identity.forked_from.clone();
         turn.release = config.release;
         turn.analytics_enabled = config.analytics_enabled;
+        turn.agent_max_depth = config.agent_max_depth;
         turn.raw_reasoning = match config.show_raw_agent_reasoning {
             true => RawReasoning::Shown,
             false => RawReasoning::Hidden,

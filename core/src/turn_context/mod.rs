@@ -9,6 +9,7 @@
 mod from_config;
 mod multi_agent;
 mod recorded;
+mod spawned;
 mod values;
 
 use std::path::PathBuf;
@@ -38,6 +39,11 @@ use codex_rollout::ContextWindow;
 pub use from_config::TurnContextError;
 pub use from_config::TurnContextSources;
 pub use multi_agent::derived_multi_agent_settings;
+pub use spawned::RunningSubagent;
+pub use spawned::SUBAGENT_HEADER_COLLAB_SPAWN;
+pub use spawned::SUBAGENT_KIND_THREAD_SPAWN;
+pub use spawned::SpawnedBy;
+pub use spawned::THREAD_SOURCE_SUBAGENT;
 pub use values::EnvironmentStatus;
 pub use values::MultiAgentMode;
 pub use values::MultiAgentUsageHintSectionInputs;
@@ -244,6 +250,12 @@ pub struct TurnContext {
     pub forked_from_thread_id: Option<String>,
     pub turn_id: String,
     pub session_source: SessionSource,
+    /// The thread and turn that spawned this thread; `None` for a thread the user started.
+    pub spawned_by: Option<SpawnedBy>,
+    /// `[agents] max_depth`: a thread this deep is offered no multi-agent tools.
+    pub agent_max_depth: u32,
+    /// The sub-agents this thread spawned, in spawn order.
+    pub subagents: Vec<RunningSubagent>,
     /// The model sampling the turn, configuration applied.
     pub model: ModelInfo,
     pub personality: Option<Personality>,
@@ -351,6 +363,9 @@ impl TurnContext {
             forked_from_thread_id: None,
             turn_id: turn_id.into(),
             session_source: SessionSource::default(),
+            spawned_by: None,
+            agent_max_depth: codex_config::DEFAULT_AGENT_MAX_DEPTH,
+            subagents: Vec::new(),
             collaboration_mode: CollaborationMode {
                 mode: ModeKind::Default,
                 settings: CollaborationModeSettings {
@@ -422,15 +437,18 @@ impl TurnContext {
     /// The built-in tools this turn offers the model (they depend on the model, the web
     /// search mode and the features). Built once per turn and moved into its request.
     pub fn builtin_tools(&self, templates: &TemplateSet) -> Result<Vec<ToolSpec>, ToolSpecError> {
-        builtin_tools(
-            &BuiltinToolsConfig::for_release(
-                &self.model,
-                self.web_search_mode,
-                &self.features,
-                self.profile(),
-            ),
-            templates,
-        )
+        let mut config = BuiltinToolsConfig::for_release(
+            &self.model,
+            self.web_search_mode,
+            &self.features,
+            self.profile(),
+        );
+        // An agent whose children would nest deeper than `agents.max_depth` spawns none.
+        let depth = self.spawned_by.as_ref().map_or(0, |spawned| spawned.depth);
+        if depth.saturating_add(1) > self.agent_max_depth {
+            config.multi_agent = codex_tools::MultiAgentTools::Omitted;
+        }
+        builtin_tools(&config, templates)
     }
 
     /// Whether the token-budget sections (`context_window`, `context_window_guidance`) apply:

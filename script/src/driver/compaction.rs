@@ -47,6 +47,7 @@ impl ScriptedSession<'_> {
         let request = ScriptRequest {
             turn: position,
             step: 0,
+            agent: self.agent_number,
             body,
             base_instructions: context.base_instructions.text().to_string(),
             context_window: context.model.context_window,

@@ -40,7 +40,7 @@ impl<'env> ScriptedSession<'env> {
             .count();
         let ids = Arc::new(IdGenerator::live());
         seed_stream(&ids, config, IdStream::Fork { depth, turn })?;
-        let mut child = Self::fork_with_ids(env, ids, parent, point, config, sink, mode)?;
+        let mut child = Self::fork_with_ids(env, ids, parent, point, config, sink, mode, None)?;
         child.apply_settings(config)?;
         Ok((finished, child))
     }

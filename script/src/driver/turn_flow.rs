@@ -8,12 +8,16 @@
 //! 3. before the first request: the `subagent_status` notification (input that arrived while
 //!    the turn was starting) and the current-time reminder;
 //! 4. the first response: the scripted `tool_calls`, or the responder's output;
-//! 5. while the tools run: the `network_rule` notice and the `approve_prefix` approval; then the
-//!    tool outputs, and the response's `token_count` (scripted responses use no tokens);
+//! 5. while the tools run: `spawn_agent` calls start their sub-agents (those that run
+//!    `before_follow_up` play their turns now), the `network_rule` notice and the
+//!    `approve_prefix` approval; then the tool outputs, and the response's `token_count`
+//!    (scripted responses use no tokens);
 //! 6. `interrupt` ends the turn here (`<turn_aborted>` marker, `turn_aborted` event);
 //! 7. after tool calls, a second sampling step: reminder when due, the world-state changes
-//!    since the first step (an approved prefix), the second request, the responder's output and
-//!    its `token_count`.
+//!    since the first step (an approved prefix, the agents now listed), the second request, the
+//!    responder's output and its `token_count`; then the agents that run `after_follow_up`;
+//! 8. when agents completed, their `<subagent_notification>`s and a third sampling step
+//!    (`notice_reply`), which may fail the turn (see [`spawn`](super::spawn)).
 
 use std::collections::BTreeSet;
 
@@ -48,9 +52,13 @@ use jiff::Timestamp;
 use super::RequestSink;
 use super::ScriptRequest;
 use super::ScriptedSession;
+use super::spawn::NoticeOutcome;
+use super::spawn::PendingAgent;
+use crate::AgentRuns;
 use crate::Compaction;
 use crate::ScriptError;
 use crate::ScriptedReasoning;
+use crate::SpawnAgentArgs;
 use crate::TurnResponder;
 use crate::TurnScript;
 use crate::events::AdditionalContextEntry;
@@ -100,7 +108,7 @@ impl EventState {
     }
 }
 
-impl ScriptedSession<'_> {
+impl<'env> ScriptedSession<'env> {
     /// Runs one turn under `config` (compaction when it asks, its events, the context updates,
     /// the user's message, the model's output from `responder` or its scripted tool calls, the
     /// turn's end), handing every request it sends (one per sampling step) to `requests` as
@@ -188,17 +196,22 @@ impl ScriptedSession<'_> {
         self.record_time_reminder_if_due(config, turn.events.time_reminder)?;
         let first = self.step_request(position, 0, &context, world_state)?;
         requests.request(&first)?;
+        let mut agents = Vec::new();
+        let mut notices = Vec::new();
         let (outputs, usage, response_id) = match turn.events.tool_calls.as_slice() {
             [] => {
                 let response = responder.respond(turn, &first.body)?;
                 self.session.record_model_output(response.items)?;
                 (Vec::new(), response.usage, response.response_id)
             }
-            calls => (
-                self.record_tool_calls(&turn.reasoning, calls)?,
-                Some(TokenUsage::default()),
-                None,
-            ),
+            calls => {
+                let outputs = self.record_tool_calls(config, &context, &turn.reasoning, calls)?;
+                agents = outputs.agents;
+                context.subagents.clone_from(&self.subagents);
+                notices =
+                    self.play_agents(&mut agents, AgentRuns::BeforeFollowUp, responder, requests)?;
+                (outputs.items, Some(TokenUsage::default()), None)
+            }
         };
         if let Some(rule) = &turn.events.network_rule {
             let fragment = NetworkRuleSaved::new(rule.action, &rule.host, &self.env.templates);
@@ -217,7 +230,15 @@ impl ScriptedSession<'_> {
                 self.session
                     .record_injected_items(vec![marker.into_response_item()])?;
                 self.session.abort_turn(TurnAbortReason::Interrupted)?;
+                // Agents still to play run on; the parent's turn is over, so nothing it could
+                // be told is recorded.
+                self.play_agents(&mut agents, AgentRuns::AfterFollowUp, responder, requests)?;
                 return Ok(first);
+            }
+            TurnEnding::Unfinished => {
+                if turn.events.tool_calls.is_empty() {
+                    return Ok(first);
+                }
             }
         }
         if !turn.events.tool_calls.is_empty() {
@@ -232,8 +253,24 @@ impl ScriptedSession<'_> {
             self.session.record_model_output(response.items)?;
             let response_id = response.response_id.as_deref();
             self.record_token_count(&context, response.usage, response_id)?;
+            notices.extend(self.play_agents(
+                &mut agents,
+                AgentRuns::AfterFollowUp,
+                responder,
+                requests,
+            )?);
         }
-        self.session.complete_turn()?;
+        if !notices.is_empty()
+            && self.answer_agent_notices(
+                config, turn, &context, position, notices, responder, requests,
+            )? == NoticeOutcome::TurnFailed
+        {
+            return Ok(first);
+        }
+        match turn.events.ending {
+            TurnEnding::Unfinished => {}
+            TurnEnding::Completed | TurnEnding::Interrupted => self.session.complete_turn()?,
+        }
         Ok(first)
     }
 
@@ -258,7 +295,7 @@ impl ScriptedSession<'_> {
         }
     }
 
-    fn step_request(
+    pub(super) fn step_request(
         &self,
         position: usize,
         step: usize,
@@ -268,6 +305,7 @@ impl ScriptedSession<'_> {
         Ok(ScriptRequest {
             turn: position,
             step,
+            agent: self.agent_number,
             body: self.build_request(context)?,
             base_instructions: context.base_instructions.text().to_string(),
             context_window: context.model.context_window,
@@ -278,7 +316,7 @@ impl ScriptedSession<'_> {
     /// Adds a response's usage to the thread's total and records the total (`token_count`),
     /// after the response's usage record when the release writes one; a response without usage
     /// records the total unchanged.
-    fn record_token_count(
+    pub(super) fn record_token_count(
         &mut self,
         context: &TurnContext,
         usage: Option<TokenUsage>,
@@ -349,7 +387,7 @@ impl ScriptedSession<'_> {
     }
 
     /// Reads the clock when a reminder may be due and records one when it is.
-    fn record_time_reminder_if_due(
+    pub(super) fn record_time_reminder_if_due(
         &mut self,
         config: &Config,
         request: TimeReminder,
@@ -378,33 +416,26 @@ impl ScriptedSession<'_> {
     }
 
     /// Records the scripted calls as the model's output and returns their outputs, to be
-    /// recorded once the tools have run.
+    /// recorded once the tools have run; a `spawn_agent` call with an `agent` starts it here
+    /// (the tools run once the model's output is recorded) and answers with its id.
     fn record_tool_calls(
         &mut self,
+        config: &Config,
+        context: &TurnContext,
         reasoning: &[ScriptedReasoning],
         calls: &[ScriptedToolCall],
-    ) -> Result<Vec<ResponseItem>, ScriptError> {
+    ) -> Result<ToolOutputs<'env>, ScriptError> {
         let mut items: Vec<ResponseItem> = reasoning
             .iter()
             .map(ScriptedReasoning::to_response_item)
             .collect();
         items.reserve(calls.len());
-        let mut outputs = Vec::new();
+        let mut call_ids = Vec::with_capacity(calls.len());
         for call in calls {
             let call_id = call
                 .call_id
                 .clone()
                 .unwrap_or_else(|| format!("call_{}", self.ids.uuid_v4().simple()));
-            if let Some(output) = &call.output {
-                outputs.push(ResponseItem::FunctionCallOutput {
-                    id: None,
-                    call_id: Some(call_id.clone()),
-                    name: None,
-                    namespace: None,
-                    output: FunctionCallOutputPayload::from_text(output.clone()),
-                    internal_chat_message_metadata_passthrough: None,
-                });
-            }
             items.push(ResponseItem::FunctionCall {
                 encrypted_content: None,
                 status: None,
@@ -413,13 +444,45 @@ impl ScriptedSession<'_> {
                 namespace: call.namespace.clone(),
                 arguments: call.arguments.clone(),
                 encrypted_function_args: None,
-                call_id,
+                call_id: call_id.clone(),
                 internal_chat_message_metadata_passthrough: None,
             });
+            call_ids.push(call_id);
         }
         self.session.record_model_output(items)?;
+        let mut outputs = ToolOutputs {
+            items: Vec::new(),
+            agents: Vec::new(),
+        };
+        for (call, call_id) in calls.iter().zip(call_ids) {
+            let output = match &call.agent {
+                Some(agent) => {
+                    let args = SpawnAgentArgs::parse(&call.arguments, &call.name)?;
+                    let (output, pending) = self.spawn_agent(config, context, &args, agent)?;
+                    outputs.agents.push(pending);
+                    Some(output)
+                }
+                None => call.output.clone(),
+            };
+            if let Some(output) = output {
+                outputs.items.push(ResponseItem::FunctionCallOutput {
+                    id: None,
+                    call_id: Some(call_id),
+                    name: None,
+                    namespace: None,
+                    output: FunctionCallOutputPayload::from_text(output),
+                    internal_chat_message_metadata_passthrough: None,
+                });
+            }
+        }
         Ok(outputs)
     }
+}
+
+/// The outputs of a response's tool calls, and the sub-agents they started.
+struct ToolOutputs<'env> {
+    items: Vec<ResponseItem>,
+    agents: Vec<PendingAgent<'env>>,
 }
 
 /// The content of the newest message in `history` recorded as additional context for `key`.

@@ -146,17 +146,20 @@ fn compare_scenario(
         .differences
         .into_iter()
         .partition(|difference| difference.request.is_some());
-    // The threads the script forked, in order, against the capture's other rollouts (file
-    // names sort in creation order): their shapes only, the requests are compared above.
+    // The threads the script forked, then the sub-agents it spawned, in order, against the
+    // capture's other rollouts (file names sort in creation order; no scenario both forks and
+    // spawns): their shapes only, the requests are compared above.
     let captured: Vec<PathBuf> = captured.collect();
-    if captured.len() != run.forks.len() {
+    let threads: Vec<&Vec<RolloutLine>> = run.forks.iter().chain(&run.agents).collect();
+    if captured.len() != threads.len() {
         return Err(format!(
-            "the capture has {} forked rollout files, the script forks {} threads",
+            "the capture has {} more rollout files, the script forks {} threads and spawns {} agents",
             captured.len(),
-            run.forks.len()
+            run.forks.len(),
+            run.agents.len()
         ));
     }
-    for (path, lines) in captured.iter().zip(&run.forks) {
+    for (path, lines) in captured.iter().zip(threads) {
         let only_rollout = |rollout| CompareInput {
             kind: InputKind::RequestLines,
             requests: Vec::new(),

@@ -283,7 +283,13 @@ impl StepSection for EnvironmentsSection {
             timezone: Some(turn.timezone.clone()),
             network: turn.network.clone(),
             filesystem: Some(filesystem_context(turn)),
-            subagents: None,
+            subagents: Some(
+                turn.subagents
+                    .iter()
+                    .map(crate::turn_context::RunningSubagent::list_line)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
         })
         .map(Some)
     }
