@@ -206,15 +206,16 @@ fn compile(
             }
         }
     }
-    let unsupported = |path: &str, access: FileSystemAccessMode| PermissionProfileError::Unsupported {
-        profile: name.to_string(),
-        path: path.to_string(),
-        access: match access {
-            FileSystemAccessMode::Read => "read",
-            FileSystemAccessMode::Write => "write",
-            FileSystemAccessMode::Deny => "deny",
-        },
-    };
+    let unsupported =
+        |path: &str, access: FileSystemAccessMode| PermissionProfileError::Unsupported {
+            profile: name.to_string(),
+            path: path.to_string(),
+            access: match access {
+                FileSystemAccessMode::Read => "read",
+                FileSystemAccessMode::Write => "write",
+                FileSystemAccessMode::Deny => "deny",
+            },
+        };
     for (written, path, access) in flat {
         if written.contains(['*', '?', '[', ']']) {
             return Err(PermissionProfileError::Glob {

@@ -106,7 +106,9 @@ fn bad_profiles_name_what_is_wrong() {
         "permissions profile `p`: glob `/repo/**/*.env` is not supported; name the path itself"
     );
     assert_eq!(
-        resolve("p", "[\":mine\".filesystem]\n").unwrap_err().to_string(),
+        resolve("p", "[\":mine\".filesystem]\n")
+            .unwrap_err()
+            .to_string(),
         "permissions profile `:mine` uses a reserved built-in profile prefix"
     );
 }

@@ -23,8 +23,8 @@ use crate::agents_md::lexically_normalized;
 use crate::known_keys::KeyStatus;
 use crate::known_keys::config_key_has_children;
 use crate::known_keys::config_key_status;
-use crate::projects::ProjectToml;
 use crate::permission_profiles::PermissionProfileToml;
+use crate::projects::ProjectToml;
 use crate::sandbox_workspace_write::SandboxWorkspaceWriteToml;
 
 /// Every top-level key [`ConfigToml`] has a field for. Which keys are valid at all (upstream's

@@ -13,6 +13,7 @@ mod turn_flow;
 
 use std::sync::Arc;
 
+use codex_config::AgentsMdError;
 use codex_config::Config;
 use codex_config::ConfigEnv;
 use codex_config::ExtensionHost;
@@ -55,6 +56,7 @@ use super::thread::report_unread_line_types;
 use super::thread::seed_stream;
 use codex_core::AgentsMd;
 use codex_core::Assembler;
+use codex_core::AssemblyError;
 use codex_core::BaselineAuthor;
 use codex_core::ClientSurface;
 use codex_core::GIT_ATTRIBUTION_SECTION_ID;
@@ -122,6 +124,10 @@ pub trait RequestSink {
     /// A script turn has been played, every request it sent handed over (a progress bar counts
     /// them). Does nothing unless implemented.
     fn turn_played(&mut self) {}
+
+    /// A script turn failed before sending any request, as the script expected. Does nothing
+    /// unless implemented.
+    fn turn_failed(&mut self, _failure: &FailedTurn) {}
 }
 
 /// Requests kept in memory, in order.
@@ -130,6 +136,33 @@ impl RequestSink for Vec<ScriptRequest> {
         self.push(request.clone());
         Ok(())
     }
+}
+
+/// A turn's context, or the AGENTS.md failure that stops the turn before any request.
+enum AssembledTurn {
+    Ready(Box<TurnContext>),
+    AgentsMdFailed {
+        /// What the turn starts under before it fails.
+        context: Box<TurnContext>,
+        error: AgentsMdError,
+    },
+}
+
+/// How a played turn ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlayedTurn {
+    /// It sent requests; the first one.
+    Sent(Box<ScriptRequest>),
+    /// It failed before any request, as the script expected (`expect_failure`): the error.
+    FailedBeforeRequest(String),
+}
+
+/// A turn that failed before any request, as its script expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedTurn {
+    /// The turn's index in the script.
+    pub turn: usize,
+    pub error: String,
 }
 
 /// Whether a turn opens with a `thread_settings_applied` event.
@@ -508,7 +541,13 @@ impl<'env> ScriptedSession<'env> {
     ) -> Result<ScriptRequest, ScriptError> {
         // The first request is returned; later steps' requests are not kept.
         let mut unused = Vec::new();
-        self.play_turn(config, turn, responder, &mut unused)
+        match self.play_turn(config, turn, responder, &mut unused)? {
+            PlayedTurn::Sent(request) => Ok(*request),
+            PlayedTurn::FailedBeforeRequest(error) => Err(ScriptError::invalid(
+                "turn",
+                format!("failed before any request: {error}"),
+            )),
+        }
     }
 
     /// The lines written so far by this process.
@@ -559,21 +598,55 @@ impl<'env> ScriptedSession<'env> {
     /// The turn's context: `config` with the AGENTS.md of its cwd, on this thread's identity and
     /// instructions, after the previous turn's settings.
     fn turn_context(&self, config: &Config) -> Result<TurnContext, ScriptError> {
+        match self.turn_context_or_failure(config)? {
+            AssembledTurn::Ready(turn) => Ok(*turn),
+            AssembledTurn::AgentsMdFailed { error, .. } => {
+                Err(ScriptError::Assembly(AssemblyError::AgentsMd(error)))
+            }
+        }
+    }
+
+    /// The turn's context as [`ScriptedSession::turn_context`] builds it, or, when its AGENTS.md
+    /// cannot be loaded, why, with the context the turn starts under before it fails (the same
+    /// turn id, no AGENTS.md).
+    fn turn_context_or_failure(&self, config: &Config) -> Result<AssembledTurn, ScriptError> {
         let turn_id = self.ids.draw_turn_ids().turn_id;
-        let mut turn = self.env.assembler(config).turn_context(
+        let assembler = self.env.assembler(config);
+        let agents_md = AgentsMd::Discover {
+            codex_home: self.env.codex_home.agents_md_home(),
+        };
+        let recorded = Some(&self.base_instructions);
+        let (mut turn, failure) = match assembler.turn_context(
             config,
             &self.identity,
-            turn_id,
-            Some(&self.base_instructions),
-            AgentsMd::Discover {
-                codex_home: self.env.codex_home.agents_md_home(),
-            },
-        )?;
+            turn_id.clone(),
+            recorded,
+            agents_md,
+        ) {
+            Ok(turn) => (turn, None),
+            Err(AssemblyError::AgentsMd(error)) => {
+                let turn = assembler.turn_context(
+                    config,
+                    &self.identity,
+                    turn_id,
+                    recorded,
+                    AgentsMd::Omitted,
+                )?;
+                (turn, Some(error))
+            }
+            Err(error) => return Err(error.into()),
+        };
         turn.previous_turn = self.previous_turn.clone();
         turn.git_attribution = self.git_attribution.clone();
         turn.client_surface = self.client_surface;
         turn.history_initialization = self.history_initialization;
-        Ok(turn)
+        Ok(match failure {
+            None => AssembledTurn::Ready(Box::new(turn)),
+            Some(error) => AssembledTurn::AgentsMdFailed {
+                context: Box::new(turn),
+                error,
+            },
+        })
     }
 
     fn build_request(&self, turn: &TurnContext) -> Result<ResponsesRequest, ScriptError> {

@@ -234,6 +234,8 @@ pub(super) struct TaskTimes<'a> {
     pub duration_ms: i64,
     /// From the turn's start to its first model output; `None` when the model produced none.
     pub time_to_first_token_ms: Option<i64>,
+    /// Why the turn failed; `None` when it completed.
+    pub error: Option<&'a str>,
 }
 
 pub(super) fn task_complete(times: TaskTimes<'_>) -> Value {
@@ -245,6 +247,9 @@ pub(super) fn task_complete(times: TaskTimes<'_>) -> Value {
     };
     payload["turn_id"] = json!(times.turn_id);
     payload["last_agent_message"] = json!(times.last_agent_message);
+    if let Some(message) = times.error {
+        payload["error"] = json!({"message": message, "codex_error_info": "other"});
+    }
     payload["started_at"] = json!(times.started_at);
     payload["completed_at"] = json!(times.completed_at);
     payload["duration_ms"] = json!(times.duration_ms);

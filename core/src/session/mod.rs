@@ -443,6 +443,16 @@ impl<S: RolloutSink> Session<S> {
 
     /// Closes the current turn (`task_complete`).
     pub fn complete_turn(&mut self) -> Result<(), SessionError> {
+        self.close_turn(None)
+    }
+
+    /// Closes the current turn as failed before it sent anything: a `task_complete` whose
+    /// `error` carries `message`.
+    pub fn fail_turn(&mut self, message: &str) -> Result<(), SessionError> {
+        self.close_turn(Some(message))
+    }
+
+    fn close_turn(&mut self, error: Option<&str>) -> Result<(), SessionError> {
         let turn = self.active_turn.take().ok_or(SessionError::NoActiveTurn)?;
         let completed_at = self.ids.now();
         let millis_since_start = |instant: jiff::Timestamp| {
@@ -458,6 +468,7 @@ impl<S: RolloutSink> Session<S> {
             completed_at: completed_at.as_second(),
             duration_ms: millis_since_start(completed_at),
             time_to_first_token_ms: turn.first_output_at.map(millis_since_start),
+            error,
         }))
     }
 

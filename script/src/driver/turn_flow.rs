@@ -19,6 +19,7 @@ use std::collections::BTreeSet;
 
 use codex_config::Config;
 use codex_context_fragments::ContextualUserFragment;
+use codex_core::AssemblyError;
 use codex_core::PreviousTurnSettings;
 use codex_core::TurnAbortReason;
 use codex_core::TurnContext;
@@ -45,6 +46,8 @@ use codex_protocol::rollout::TokenUsageInfo;
 use codex_release::ThreadSettingsEvents;
 use jiff::Timestamp;
 
+use super::AssembledTurn;
+use super::PlayedTurn;
 use super::RequestSink;
 use super::ScriptRequest;
 use super::ScriptedSession;
@@ -111,8 +114,8 @@ impl ScriptedSession<'_> {
         turn: &TurnScript,
         responder: &mut dyn TurnResponder,
         requests: &mut dyn RequestSink,
-    ) -> Result<(), ScriptError> {
-        self.play_turn(config, turn, responder, requests).map(drop)
+    ) -> Result<PlayedTurn, ScriptError> {
+        self.play_turn(config, turn, responder, requests)
     }
 
     /// [`ScriptedSession::run_turn_steps`], returning the turn's first request too.
@@ -122,7 +125,7 @@ impl ScriptedSession<'_> {
         turn: &TurnScript,
         responder: &mut dyn TurnResponder,
         requests: &mut dyn RequestSink,
-    ) -> Result<ScriptRequest, ScriptError> {
+    ) -> Result<PlayedTurn, ScriptError> {
         seed_stream(&self.ids, config, IdStream::Turn(self.turns_started))?;
         match &turn.compact {
             None => {}
@@ -146,7 +149,23 @@ impl ScriptedSession<'_> {
             .shell
             .as_ref()
             .map(|run| (self.ids.turn_id().to_string(), run));
-        let mut context = self.turn_context(config)?;
+        let mut context = match (
+            self.turn_context_or_failure(config)?,
+            &turn.events.expect_failure,
+        ) {
+            (AssembledTurn::Ready(context), _) => *context,
+            // The turn starts, then fails before anything reaches the model or its history.
+            (AssembledTurn::AgentsMdFailed { context, error }, Some(_)) => {
+                let message = error.to_string();
+                self.session.start_turn(&context)?;
+                self.turns_started += 1;
+                self.session.fail_turn(&message)?;
+                return Ok(PlayedTurn::FailedBeforeRequest(message));
+            }
+            (AssembledTurn::AgentsMdFailed { error, .. }, None) => {
+                return Err(ScriptError::Assembly(AssemblyError::AgentsMd(error)));
+            }
+        };
         context.approved_command_prefixes = self.events.approved_prefixes.iter().cloned().collect();
         if let Some((task_id, run)) = shell_task {
             self.run_user_shell_command(&context, task_id, run)?;
@@ -217,7 +236,7 @@ impl ScriptedSession<'_> {
                 self.session
                     .record_injected_items(vec![marker.into_response_item()])?;
                 self.session.abort_turn(TurnAbortReason::Interrupted)?;
-                return Ok(first);
+                return Ok(PlayedTurn::Sent(Box::new(first)));
             }
         }
         if !turn.events.tool_calls.is_empty() {
@@ -234,7 +253,7 @@ impl ScriptedSession<'_> {
             self.record_token_count(&context, response.usage, response_id)?;
         }
         self.session.complete_turn()?;
-        Ok(first)
+        Ok(PlayedTurn::Sent(Box::new(first)))
     }
 
     /// How many `thread_settings_applied` events open a resumed step: one, and with newer
