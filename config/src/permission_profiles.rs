@@ -15,6 +15,7 @@ use codex_protocol::SandboxPolicy;
 use serde::Deserialize;
 use serde::Serialize;
 
+use crate::agents_md::lexically_normalized;
 use crate::sandbox_workspace_write::SandboxWorkspaceWrite;
 
 /// Id of the built-in read-only profile.
@@ -217,6 +218,8 @@ fn compile(
             },
         };
     for (written, path, access) in flat {
+        // Paths are compared (and shown) as the cwd is: without `.` and `..` components.
+        let path = lexically_normalized(&path);
         if written.contains(['*', '?', '[', ']']) {
             return Err(PermissionProfileError::Glob {
                 profile: name.to_string(),
