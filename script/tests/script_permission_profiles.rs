@@ -107,11 +107,12 @@ fn a_turn_whose_agents_md_the_profile_denies_fails_before_any_request() {
             let kind = line["type"].as_str().unwrap_or_default().to_string();
             let payload = &line["payload"];
             match (kind.as_str(), payload["type"].as_str()) {
-                ("event_msg", Some("task_complete")) => match payload["error"]["message"].as_str()
-                {
-                    Some(message) => format!("task_complete error: {}", portable(message)),
-                    None => "task_complete".to_string(),
-                },
+                ("event_msg", Some("task_complete")) => {
+                    match payload["error"]["message"].as_str() {
+                        Some(message) => format!("task_complete error: {}", portable(message)),
+                        None => "task_complete".to_string(),
+                    }
+                }
                 ("event_msg", Some(event)) => event.to_string(),
                 ("response_item", _) => format!(
                     "response_item {}",
@@ -122,5 +123,8 @@ fn a_turn_whose_agents_md_the_profile_denies_fails_before_any_request() {
         })
         .collect();
     insta::assert_snapshot!("failed_turn_rollout", lines.join("\n"));
-    insta::assert_snapshot!("failed_turn", render_requests_layout(&run.requests).unwrap());
+    insta::assert_snapshot!(
+        "failed_turn",
+        render_requests_layout(&run.requests).unwrap()
+    );
 }
