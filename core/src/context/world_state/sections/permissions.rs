@@ -355,6 +355,9 @@ impl StepSection for PermissionsSection {
                 None => template_source(approval),
             },
         ];
+        if !turn.denied_reads.is_empty() {
+            inputs.push(template_source(TemplateId::DeniedReads));
+        }
         if !turn.approved_command_prefixes.is_empty() {
             inputs.push(template_source(TemplateId::ApprovedCommandPrefixes));
         }
