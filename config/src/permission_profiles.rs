@@ -56,6 +56,8 @@ pub struct ProfileNetworkToml {
 #[serde(default)]
 pub struct PermissionProfileToml {
     pub description: Option<String>,
+    /// Upstream's profile inheritance; not supported here yet (an error, never ignored).
+    pub extends: Option<String>,
     /// Path (or special location) to access.
     pub filesystem: Option<BTreeMap<String, FilesystemPermissionToml>>,
     pub network: Option<ProfileNetworkToml>,
@@ -73,6 +75,7 @@ impl PermissionProfileToml {
         };
         PermissionProfileToml {
             description: higher.description.or(self.description),
+            extends: higher.extends.or(self.extends),
             filesystem,
             network: higher.network.or(self.network),
         }
@@ -135,6 +138,10 @@ pub enum PermissionProfileError {
         "permissions profile `{profile}`: glob `{path}` is not supported; name the path itself"
     )]
     Glob { profile: String, path: String },
+    #[error(
+        "permissions profile `{profile}` extends `{parent}`: `extends` is not supported; list the entries in the profile itself"
+    )]
+    Extends { profile: String, parent: String },
 }
 
 /// Resolves `default_permissions` against the built-in profiles and `profiles`: the sandbox
@@ -185,6 +192,12 @@ fn compile(
     profile: &PermissionProfileToml,
     cwd: &Path,
 ) -> Result<PermissionProfile, PermissionProfileError> {
+    if let Some(parent) = &profile.extends {
+        return Err(PermissionProfileError::Extends {
+            profile: name.to_string(),
+            parent: parent.clone(),
+        });
+    }
     let mut grants = Grants::default();
     let mut flat: Vec<(String, PathBuf, FileSystemAccessMode)> = Vec::new();
     for (path, permission) in profile.filesystem.iter().flatten() {

@@ -111,4 +111,11 @@ fn bad_profiles_name_what_is_wrong() {
             .to_string(),
         "permissions profile `:mine` uses a reserved built-in profile prefix"
     );
+    assert_eq!(
+        resolve("p", "[p]\nextends = \":workspace\"\n")
+            .unwrap_err()
+            .to_string(),
+        "permissions profile `p` extends `:workspace`: `extends` is not supported; list the \
+         entries in the profile itself"
+    );
 }
