@@ -39,6 +39,8 @@ use crate::overrides;
 use crate::overrides::CliOverride;
 use crate::overrides::ConfigFile;
 use crate::overrides::ConfigOverrides;
+use crate::permission_profiles::PermissionProfile;
+use crate::permission_profiles::resolve_permission_profile;
 use crate::projects::ActiveProject;
 use crate::sandbox_workspace_write::SandboxWorkspaceWrite;
 use crate::skills::ADMIN_CONFIG_DIR;
@@ -141,6 +143,9 @@ pub struct Config {
     /// `[sandbox_workspace_write]`, applied while `sandbox_mode` is `workspace-write`
     /// ([`Config::sandbox_policy`]).
     pub sandbox_workspace_write: SandboxWorkspaceWrite,
+    /// The permission profile `default_permissions` selected; it decides the sandbox policy
+    /// (and `sandbox_mode` is its mode). `None`: the legacy sandbox settings apply.
+    pub permission_profile: Option<PermissionProfile>,
     pub approval_policy: AskForApproval,
     /// Contents of `model_instructions_file` when set, else `base_instructions`.
     pub base_instructions: Option<String>,
@@ -290,6 +295,11 @@ impl Config {
             flag_layer.model_provider.is_some(),
             cli_layer.model_provider.is_some(),
         );
+        let permissions_origin = origin_of(
+            "default_permissions",
+            flag_layer.default_permissions.is_some(),
+            cli_layer.default_permissions.is_some(),
+        );
         let merged = file_layer.overlay(cli_layer).overlay(flag_layer);
 
         let cwd = merged
@@ -370,6 +380,24 @@ impl Config {
             }
         }
 
+        let sandbox_workspace_write = merged.sandbox_workspace_write.unwrap_or_default().resolve();
+        let permission_profile = merged
+            .default_permissions
+            .as_deref()
+            .map(|name| {
+                resolve_permission_profile(
+                    name,
+                    merged.permissions.as_ref().unwrap_or(&Default::default()),
+                    &sandbox_workspace_write,
+                    &cwd,
+                )
+            })
+            .transpose()
+            .map_err(|error| ConfigError::InvalidValue {
+                origin: permissions_origin,
+                key: "default_permissions".to_string(),
+                message: error.to_string(),
+            })?;
         Ok(Config {
             config_path,
             cwd,
@@ -381,14 +409,18 @@ impl Config {
                 &provider_origin,
             )?,
             personality: merged.personality,
-            sandbox_mode: merged
-                .sandbox_mode
-                .unwrap_or_else(|| active_project.default_sandbox_mode()),
-            sandbox_mode_source: match merged.sandbox_mode {
-                Some(_) => SettingSource::Configured,
-                None => SettingSource::Default,
+            sandbox_mode: match &permission_profile {
+                Some(profile) => profile.sandbox_mode(),
+                None => merged
+                    .sandbox_mode
+                    .unwrap_or_else(|| active_project.default_sandbox_mode()),
             },
-            sandbox_workspace_write: merged.sandbox_workspace_write.unwrap_or_default().resolve(),
+            sandbox_mode_source: match (&permission_profile, merged.sandbox_mode) {
+                (Some(_), _) | (None, Some(_)) => SettingSource::Configured,
+                (None, None) => SettingSource::Default,
+            },
+            sandbox_workspace_write,
+            permission_profile,
             approval_policy: merged
                 .approval_policy
                 .unwrap_or_else(|| active_project.default_approval_policy()),
@@ -469,6 +501,7 @@ impl Config {
             max_bytes: self.project_doc_max_bytes,
             fallback_filenames: self.project_doc_fallback_filenames.clone(),
             project_root_markers: self.project_root_markers.clone(),
+            denied_reads: self.denied_reads().to_vec(),
         }
     }
 

@@ -89,15 +89,25 @@ impl SandboxWorkspaceWrite {
 }
 
 impl Config {
-    /// The sandbox policy a session runs with: the mode's default policy, where a
-    /// `workspace-write` sandbox takes `[sandbox_workspace_write]`.
+    /// The sandbox policy a session runs with: the permission profile's, else the mode's
+    /// default policy, where a `workspace-write` sandbox takes `[sandbox_workspace_write]`.
     pub fn sandbox_policy(&self) -> SandboxPolicy {
+        if let Some(profile) = &self.permission_profile {
+            return profile.sandbox.clone();
+        }
         match self.sandbox_mode {
             SandboxMode::WorkspaceWrite => self.sandbox_workspace_write.policy(),
             SandboxMode::ReadOnly | SandboxMode::DangerFullAccess => {
                 SandboxPolicy::from_mode(self.sandbox_mode)
             }
         }
+    }
+
+    /// The paths the permission profile forbids reading (none without a profile).
+    pub fn denied_reads(&self) -> &[PathBuf] {
+        self.permission_profile
+            .as_ref()
+            .map_or(&[], |profile| profile.denied_reads.as_slice())
     }
 }
 

@@ -24,6 +24,7 @@ use crate::agents_md::lexically_normalized;
 use crate::known_keys::KeyStatus;
 use crate::known_keys::config_key_has_children;
 use crate::known_keys::config_key_status;
+use crate::permission_profiles::PermissionProfileToml;
 use crate::projects::ProjectToml;
 use crate::sandbox_workspace_write::SandboxWorkspaceWriteToml;
 
@@ -40,6 +41,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "current_time_reminder_interval",
     "current_date",
     "cwd",
+    "default_permissions",
     "developer_instructions",
     "features",
     "history_mode",
@@ -53,6 +55,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "model_reasoning_summary",
     "model_verbosity",
     "openai_base_url",
+    "permissions",
     "personality",
     "project_doc_fallback_filenames",
     "project_doc_max_bytes",
@@ -84,6 +87,11 @@ pub struct ConfigToml {
     pub sandbox_mode: Option<SandboxMode>,
     /// `[sandbox_workspace_write]`: what a `workspace-write` sandbox grants.
     pub sandbox_workspace_write: Option<SandboxWorkspaceWriteToml>,
+    /// The permission profile to run under: a built-in (`:read-only`, `:workspace`,
+    /// `:danger-full-access`) or a `[permissions.NAME]` table; it replaces `sandbox_mode`.
+    pub default_permissions: Option<String>,
+    /// `[permissions.NAME]`: named permission profiles.
+    pub permissions: Option<BTreeMap<String, PermissionProfileToml>>,
     #[serde(deserialize_with = "approval_policy")]
     pub approval_policy: Option<AskForApproval>,
     pub base_instructions: Option<String>,
@@ -355,6 +363,8 @@ impl ConfigToml {
             personality,
             sandbox_mode,
             sandbox_workspace_write,
+            default_permissions,
+            permissions,
             approval_policy,
             base_instructions,
             model_instructions_file,
@@ -414,6 +424,20 @@ impl ConfigToml {
             sandbox_mode: sandbox_mode.or(self.sandbox_mode),
             sandbox_workspace_write: match (self.sandbox_workspace_write, sandbox_workspace_write) {
                 (Some(lower), Some(higher)) => Some(lower.overlay(higher)),
+                (lower, higher) => higher.or(lower),
+            },
+            default_permissions: default_permissions.or(self.default_permissions),
+            permissions: match (self.permissions, permissions) {
+                (Some(mut lower), Some(higher)) => {
+                    for (name, profile) in higher {
+                        let merged = match lower.remove(&name) {
+                            Some(below) => below.overlay(profile),
+                            None => profile,
+                        };
+                        lower.insert(name, merged);
+                    }
+                    Some(lower)
+                }
                 (lower, higher) => higher.or(lower),
             },
             approval_policy: approval_policy.or(self.approval_policy),

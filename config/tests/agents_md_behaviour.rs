@@ -351,7 +351,8 @@ async fn unreadable_project_keeps_global_instructions() {
         &request(home.path(), cwd.path(), options_with_limit(4096)),
         fs,
     )
-    .await;
+    .await
+    .expect("no profile denies a read");
     assert_eq!(discovery.text(), Some("global doc".to_string()));
     assert_eq!(
         discovery.warnings,
@@ -377,7 +378,8 @@ async fn unreadable_global_override_falls_back_with_a_warning() {
         &request(home.path(), cwd.path(), options_with_limit(4096)),
         fs,
     )
-    .await;
+    .await
+    .expect("no profile denies a read");
     assert_eq!(discovery.text(), Some("plain".to_string()));
     assert_eq!(
         discovery.warnings,
@@ -420,7 +422,9 @@ fn blocking_discovery_matches_async_discovery() {
     let req = request(home.path(), cwd.path(), options_with_limit(4096));
     let blocking = discover_agents_md_blocking(&req, local_fs()).unwrap();
     let runtime = tokio::runtime::Builder::new_multi_thread().build().unwrap();
-    let asynchronous = runtime.block_on(discover_agents_md(&req, local_fs()));
+    let asynchronous = runtime
+        .block_on(discover_agents_md(&req, local_fs()))
+        .unwrap();
     assert_eq!(blocking, asynchronous);
     assert_eq!(
         blocking.text(),

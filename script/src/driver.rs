@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use codex_config::AgentsMdDiscovery;
 use codex_config::AgentsMdRequest;
+use codex_config::AgentsMdError;
 use codex_config::Config;
 use codex_config::ConfigEnv;
 use codex_config::ExtensionHost;
@@ -60,6 +61,7 @@ use super::thread::report_unread_line_types;
 use super::thread::seed_stream;
 use codex_core::AgentsMd;
 use codex_core::Assembler;
+use codex_core::AssemblyError;
 use codex_core::BaselineAuthor;
 use codex_core::ClientSurface;
 use codex_core::GIT_ATTRIBUTION_SECTION_ID;
@@ -132,6 +134,10 @@ pub trait RequestSink {
     /// A script turn has been played, every request it sent handed over (a progress bar counts
     /// them). Does nothing unless implemented.
     fn turn_played(&mut self) {}
+
+    /// A script turn failed before sending any request, as the script expected. Does nothing
+    /// unless implemented.
+    fn turn_failed(&mut self, _failure: &FailedTurn) {}
 }
 
 /// Requests kept in memory, in order.
@@ -159,6 +165,33 @@ impl AgentsMdSource {
             None => AgentsMdSource::Discovered,
         }
     }
+}
+
+/// A turn's context, or the AGENTS.md failure that stops the turn before any request.
+enum AssembledTurn {
+    Ready(Box<TurnContext>),
+    AgentsMdFailed {
+        /// What the turn starts under before it fails.
+        context: Box<TurnContext>,
+        error: AgentsMdError,
+    },
+}
+
+/// How a played turn ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlayedTurn {
+    /// It sent requests; the first one.
+    Sent(Box<ScriptRequest>),
+    /// It failed before any request, as the script expected (`expect_failure`): the error.
+    FailedBeforeRequest(String),
+}
+
+/// A turn that failed before any request, as its script expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedTurn {
+    /// The turn's index in the script.
+    pub turn: usize,
+    pub error: String,
 }
 
 /// Whether a turn opens with a `thread_settings_applied` event.
@@ -648,7 +681,13 @@ impl<'env> ScriptedSession<'env> {
     ) -> Result<ScriptRequest, ScriptError> {
         // The first request is returned; later steps' requests are not kept.
         let mut unused = Vec::new();
-        self.play_turn(config, turn, responder, &mut unused)
+        match self.play_turn(config, turn, responder, &mut unused)? {
+            PlayedTurn::Sent(request) => Ok(*request),
+            PlayedTurn::FailedBeforeRequest(error) => Err(ScriptError::invalid(
+                "turn",
+                format!("failed before any request: {error}"),
+            )),
+        }
     }
 
     /// The lines written so far by this process.
@@ -706,27 +745,57 @@ impl<'env> ScriptedSession<'env> {
     /// same: a file edited between turns reaches the next thread (a resume, a fork), not the
     /// next turn of this one.
     fn turn_context(&mut self, config: &Config) -> Result<TurnContext, ScriptError> {
+        match self.turn_context_or_failure(config)? {
+            AssembledTurn::Ready(turn) => Ok(*turn),
+            AssembledTurn::AgentsMdFailed { error, .. } => {
+                Err(ScriptError::Assembly(AssemblyError::AgentsMd(error)))
+            }
+        }
+    }
+
+    /// The turn's context as [`ScriptedSession::turn_context`] builds it, or, when its AGENTS.md
+    /// cannot be loaded, why, with the context the turn starts under before it fails (the same
+    /// turn id, no AGENTS.md). A sub-agent, which holds its parent's instructions, reads no
+    /// file and cannot fail so.
+    fn turn_context_or_failure(&mut self, config: &Config) -> Result<AssembledTurn, ScriptError> {
         let turn_id = self.ids.draw_turn_ids().turn_id;
+        let assembler = self.env.assembler(config);
         let codex_home = self.env.codex_home.agents_md_home();
-        let mut turn = self.env.assembler(config).turn_context(
+        let agents_md = AgentsMd::Discover {
+            codex_home: codex_home.clone(),
+        };
+        let recorded = Some(&self.base_instructions);
+        let (mut turn, mut failure) = match assembler.turn_context(
             config,
             &self.identity,
-            turn_id,
-            Some(&self.base_instructions),
-            AgentsMd::Discover {
-                codex_home: codex_home.clone(),
-            },
-        )?;
+            turn_id.clone(),
+            recorded,
+            agents_md,
+        ) {
+            Ok(turn) => (turn, None),
+            Err(AssemblyError::AgentsMd(error)) => {
+                let turn = assembler.turn_context(
+                    config,
+                    &self.identity,
+                    turn_id,
+                    recorded,
+                    AgentsMd::Omitted,
+                )?;
+                (turn, Some(error))
+            }
+            Err(error) => return Err(error.into()),
+        };
         let mut request = config.agents_md_request("");
         request.codex_home = codex_home;
-        match (&self.agents_md_loaded, &turn.agents_md) {
-            (Some((loaded_for, loaded)), _) if *loaded_for == request => {
+        match (&self.agents_md_loaded, &turn.agents_md, &failure) {
+            (_, _, Some(_)) => {}
+            (Some((loaded_for, loaded)), _, None) if *loaded_for == request => {
                 turn.agents_md = Some(loaded.clone());
             }
-            (_, Some(discovered)) => {
+            (_, Some(discovered), None) => {
                 self.agents_md_loaded = Some((request, discovered.clone()));
             }
-            (_, None) => {}
+            (_, None, None) => {}
         }
         turn.previous_turn = self.previous_turn.clone();
         if let Some(window) = self.session.context_window() {
@@ -739,9 +808,18 @@ impl<'env> ScriptedSession<'env> {
         turn.subagents.clone_from(&self.subagents);
         match &self.agents_md {
             AgentsMdSource::Discovered => {}
-            AgentsMdSource::Inherited(parent) => turn.agents_md.clone_from(parent),
+            AgentsMdSource::Inherited(parent) => {
+                turn.agents_md.clone_from(parent);
+                failure = None;
+            }
         }
-        Ok(turn)
+        Ok(match failure {
+            None => AssembledTurn::Ready(Box::new(turn)),
+            Some(error) => AssembledTurn::AgentsMdFailed {
+                context: Box::new(turn),
+                error,
+            },
+        })
     }
 
     fn build_request(&self, turn: &TurnContext) -> Result<ResponsesRequest, ScriptError> {

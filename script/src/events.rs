@@ -12,6 +12,7 @@
 //! | `network_rule` | `{"host", "allow": bool}` | network rule notice (developer) after the turn's first response |
 //! | `approve_prefix` | `["cargo", "test"]` | approved after the first response; the permissions section announces it before the next request |
 //! | `tool_calls` | `[{"name", "arguments"?, "output"?, "namespace"?, "call_id"?, "agent"?}]` | the first response is these function calls; outputs follow and a second request gets the reply; a `spawn_agent` call with `agent` starts a sub-agent (see [`ScriptedAgent`]) |
+//! | `expect_failure` | `"text"` | the turn must fail before any request (its AGENTS.md cannot be loaded: the permission profile denies reading it), with an error containing the text: `task_started`, then `task_complete` with the `error`, and nothing else; the run reports the failure |
 //!
 //! `status` spells upstream's agent status: `"pending_init"`, `"running"`, `"interrupted"`,
 //! `"shutdown"`, `"not_found"`, `{"completed": "message" | null}` or `{"errored": "message"}`.
@@ -48,6 +49,7 @@ pub const EVENT_KEYS: &[&str] = &[
     "network_rule",
     "approve_prefix",
     "tool_calls",
+    "expect_failure",
 ];
 
 /// The events of one turn; the default has none.
@@ -67,6 +69,8 @@ pub struct TurnEvents {
     pub approve_prefix: Option<Vec<String>>,
     /// The function calls the model answers the turn's first request with.
     pub tool_calls: Vec<ScriptedToolCall>,
+    /// Text the error of a turn that must fail before any request contains.
+    pub expect_failure: Option<String>,
 }
 
 /// Whether the turn asks for a current-time reminder regardless of the configured interval.
@@ -181,6 +185,21 @@ impl TurnEvents {
                 ));
             }
             events.approve_prefix = Some(prefix);
+        }
+        if let Some(value) = turn.get("expect_failure") {
+            let Some(text) = value.as_str().filter(|text| !text.is_empty()) else {
+                return Err(ScriptError::invalid(
+                    at("expect_failure"),
+                    "must be the (non-empty) text the turn's error contains",
+                ));
+            };
+            if events.ending == TurnEnding::Interrupted {
+                return Err(ScriptError::invalid(
+                    at("expect_failure"),
+                    "a turn that fails before any request cannot be interrupted",
+                ));
+            }
+            events.expect_failure = Some(text.to_string());
         }
         if let Some(value) = turn.get("tool_calls") {
             let Value::Array(calls) = value else {

@@ -61,6 +61,8 @@ pub use delta::PreviousInput;
 pub use delta::RequestDelta;
 pub use delta::SharedPrefix;
 pub use driver::ContextMode;
+pub use driver::FailedTurn;
+pub use driver::PlayedTurn;
 pub use driver::RequestSink;
 pub use driver::ScriptRequest;
 pub use driver::ScriptedSession;

@@ -9,6 +9,8 @@ use super::AfterFork;
 use super::CodexHome;
 use super::ContextMode;
 use super::EditRoot;
+use super::FailedTurn;
+use super::PlayedTurn;
 use super::RequestSink;
 use super::Scratch;
 use super::Script;
@@ -35,6 +37,26 @@ pub struct ScriptRun {
     /// The rollout of each sub-agent a `spawn_agent` call started, in the order they were
     /// spawned.
     pub agents: Vec<Vec<RolloutLine>>,
+    /// The turns that failed before any request, as the script expected (`expect_failure`).
+    pub failed_turns: Vec<FailedTurn>,
+}
+
+/// What [`run_script`] keeps of a run as it goes.
+#[derive(Default)]
+struct KeptRun {
+    requests: Vec<ScriptRequest>,
+    failed_turns: Vec<FailedTurn>,
+}
+
+impl RequestSink for KeptRun {
+    fn request(&mut self, request: &ScriptRequest) -> Result<(), ScriptError> {
+        self.requests.push(request.clone());
+        Ok(())
+    }
+
+    fn turn_failed(&mut self, failure: &FailedTurn) {
+        self.failed_turns.push(failure.clone());
+    }
 }
 
 /// The rollouts a script played: its first thread's and those of the threads it forked.
@@ -70,13 +92,14 @@ pub fn run_script(
     mode: ContextMode,
     responder: &mut dyn TurnResponder,
 ) -> Result<ScriptRun, ScriptError> {
-    let mut requests = Vec::new();
-    let played = play_script(script, env, start, sink, mode, responder, &mut requests)?;
+    let mut kept = KeptRun::default();
+    let played = play_script(script, env, start, sink, mode, responder, &mut kept)?;
     Ok(ScriptRun {
-        requests,
+        requests: kept.requests,
         rollout: played.rollout,
         forks: played.forks,
         agents: played.agents,
+        failed_turns: kept.failed_turns,
     })
 }
 
@@ -234,8 +257,30 @@ pub fn play_script(
             )?;
             session.apply_settings(&config)?;
         }
-        session.run_turn_steps(&config, turn, responder, requests)?;
+        let played = session.run_turn_steps(&config, turn, responder, requests)?;
         agents.extend(session.take_agent_rollouts());
+        match (played, &turn.events.expect_failure) {
+            (PlayedTurn::Sent(_), None) => {}
+            (PlayedTurn::FailedBeforeRequest(error), Some(expected))
+                if error.contains(expected) =>
+            {
+                requests.turn_failed(&FailedTurn { turn: index, error });
+            }
+            (PlayedTurn::FailedBeforeRequest(error), _) => {
+                return Err(ScriptError::invalid(
+                    format!("{location}.expect_failure"),
+                    format!(
+                        "the turn failed with an error that does not contain the text: {error}"
+                    ),
+                ));
+            }
+            (PlayedTurn::Sent(_), Some(_)) => {
+                return Err(ScriptError::invalid(
+                    format!("{location}.expect_failure"),
+                    "the turn was expected to fail before any request, but it sent one",
+                ));
+            }
+        }
         requests.turn_played();
         state = RunState::Running(Box::new(session));
     }

@@ -15,6 +15,7 @@ use codex_config::ConfigToml;
 use codex_config::ExtensionHost;
 use codex_config::Feature;
 use codex_config::KNOWN_KEYS;
+use codex_config::PermissionProfileToml;
 use codex_config::SkillsToml;
 use codex_config::check_working_directory;
 use codex_protocol::SandboxPolicy;
@@ -285,7 +286,7 @@ impl SettingsLayer {
                 table.keys().map(String::as_str).collect()
             }
             ("features", [name], _) => vec![name.as_str()],
-            ("projects", _, _) => Vec::new(),
+            ("projects" | "permissions", _, _) => Vec::new(),
             ("sandbox_workspace_write", [_] | [], _) => Vec::new(),
             (_, [], _) => Vec::new(),
             (_, _, _) => return Err(invalid(format!("`{key}` has no sub-keys"))),
@@ -326,6 +327,10 @@ impl SettingsLayer {
         if key == "sandbox_workspace_write" {
             // Writable roots resolve against the script's folder, like the path keys.
             resolve_writable_roots(&mut entry, base_dir).map_err(invalid)?;
+        }
+        if key == "permissions" {
+            // Profile paths resolve against the script's folder, like the path keys.
+            resolve_permission_paths(&mut entry, base_dir).map_err(invalid)?;
         }
         if key == "projects" {
             // Project paths resolve against the script's folder, like the path keys.
@@ -388,6 +393,45 @@ fn resolve_project_keys(entry: &mut CliOverride, base_dir: &Path) -> Result<(), 
         [] => {}
     }
     Ok(())
+}
+
+/// Makes the relative file-system paths of a `permissions` entry (the whole table, one
+/// profile's table as `permissions.NAME`, or its `filesystem` table) absolute against `base_dir`.
+fn resolve_permission_paths(entry: &mut CliOverride, base_dir: &Path) -> Result<(), String> {
+    let resolve = |value: &toml::Value| -> Result<toml::Value, String> {
+        let mut profile: PermissionProfileToml = value
+            .clone()
+            .try_into()
+            .map_err(|error: toml::de::Error| error.message().trim().replace('\n', " "))?;
+        profile.resolve_paths(base_dir);
+        toml::Value::try_from(&profile).map_err(|error| error.to_string())
+    };
+    match (entry.path.as_slice(), &mut entry.value) {
+        ([_], toml::Value::Table(profiles)) => {
+            for (_, profile) in profiles.iter_mut() {
+                *profile = resolve(profile)?;
+            }
+            Ok(())
+        }
+        ([_], _) => Err("must be a table of permission profiles".to_string()),
+        ([_, _], profile) => {
+            *profile = resolve(profile)?;
+            Ok(())
+        }
+        ([_, _, name], toml::Value::Table(filesystem)) if name == "filesystem" => {
+            let wrapped = toml::Value::Table(toml::Table::from_iter([(
+                "filesystem".to_string(),
+                toml::Value::Table(std::mem::take(filesystem)),
+            )]));
+            if let toml::Value::Table(mut resolved) = resolve(&wrapped)?
+                && let Some(toml::Value::Table(resolved)) = resolved.remove("filesystem")
+            {
+                *filesystem = resolved;
+            }
+            Ok(())
+        }
+        (_, _) => Ok(()),
+    }
 }
 
 /// Makes the relative writable roots of a `sandbox_workspace_write` entry (the whole table, or

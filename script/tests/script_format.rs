@@ -237,7 +237,7 @@ fn unknown_keys_are_named_with_their_place() {
         error(r#"{"turns": [{"user": "a"}, {"user": "b"}, {"user": "c", "asistant": "d"}]}"#),
         "script.json: turns[2]: unknown key \"asistant\" (expected one of: set, user, \
          reasoning, assistant, compact, resume, rollback, fork, edit, rewrite_rollout, time_reminder, shell, interrupt, hook_context, \
-         additional_context, subagent_status, network_rule, approve_prefix, tool_calls)"
+         additional_context, subagent_status, network_rule, approve_prefix, tool_calls, expect_failure)"
     );
     assert_eq!(
         error(r#"{"turns": [], "sesion": {}}"#),

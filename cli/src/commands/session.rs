@@ -28,6 +28,7 @@ use codex_rollout::resume_rollout;
 use codex_script::AssistantReply;
 use codex_script::CodexHome;
 use codex_script::ContextMode;
+use codex_script::FailedTurn;
 use codex_script::ReadBack;
 use codex_script::RequestPrinter;
 use codex_script::RequestSink;
@@ -391,6 +392,15 @@ impl<W: std::io::Write> RequestSink for RunOutput<W> {
 
     fn turn_played(&mut self) {
         self.progress.inc(1);
+    }
+
+    fn turn_failed(&mut self, failure: &FailedTurn) {
+        self.progress.suspend(|| {
+            eprintln!(
+                "session run: turns[{}] failed before any request, as the script expects: {}",
+                failure.turn, failure.error
+            )
+        });
     }
 }
 

@@ -445,3 +445,44 @@ fn help_lists_the_subcommands() {
         assert!(help.stdout.contains(subcommand), "{}", help.stdout);
     }
 }
+
+/// A turn the script expects to fail before any request (`expect_failure`) is reported on
+/// standard error, and the run goes on: `failed_turn.json` prints the layout of its two other
+/// turns, as the library's snapshot has it.
+#[test]
+fn an_expected_failed_turn_is_reported_and_the_run_goes_on() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let mut command = binary(home.path());
+    command
+        .args([
+            "session",
+            "run",
+            "examples/sessions/failed_turn.json",
+            "--format",
+            "layout",
+        ])
+        .current_dir(workspace_root());
+    let run = output(&mut command, b"");
+    let snapshot = std::fs::read_to_string(
+        workspace_root()
+            .join("script/tests/snapshots/script_permission_profiles__failed_turn.snap"),
+    )
+    .expect("the library's snapshot");
+    let expected = snapshot
+        .splitn(3, "---\n")
+        .nth(2)
+        .expect("snapshot body after its header");
+    assert_eq!((run.code, run.stdout.as_str()), (Some(0), expected));
+    let project = workspace_root().join("examples/sessions/project/AGENTS.md");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "session run: turns[1] failed before any request, as the script expects: failed to \
+             load AGENTS.md instructions for environment `local`: reading `{}` is denied by the \
+             permission profile\n",
+            std::fs::canonicalize(project)
+                .expect("project AGENTS.md")
+                .display()
+        )
+    );
+}

@@ -65,7 +65,7 @@ fn unknown_turn_key() {
         &format!(
             "{}: turns[2]: unknown key \"asistant\" (expected one of: set, user, reasoning, \
              assistant, compact, resume, rollback, fork, edit, rewrite_rollout, time_reminder, shell, interrupt, hook_context, additional_context, \
-             subagent_status, network_rule, approve_prefix, tool_calls)",
+             subagent_status, network_rule, approve_prefix, tool_calls, expect_failure)",
             script.display()
         ),
     );

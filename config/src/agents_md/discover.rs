@@ -26,11 +26,12 @@ use crate::projects::ProjectDocsPolicy;
 
 /// Runs the whole discovery: global instructions, then each environment's
 /// project docs. A failing environment becomes a warning and contributes nothing,
-/// so one unreadable directory never hides the global instructions.
+/// so one unreadable directory never hides the global instructions; only a doc the
+/// permission profile forbids reading fails the discovery ([`AgentsMdError::ReadDenied`]).
 pub async fn discover_agents_md(
     request: &AgentsMdRequest,
     fs: Arc<dyn AgentsMdFileSystem>,
-) -> AgentsMdDiscovery {
+) -> Result<AgentsMdDiscovery, AgentsMdError> {
     let mut discovery = AgentsMdDiscovery {
         primary_cwd: request
             .environments
@@ -55,6 +56,9 @@ pub async fn discover_agents_md(
     for environment in environments {
         match read_project_docs(environment, &request.options, &fs, &mut discovery.warnings).await {
             Ok(docs) => discovery.project_docs.extend(docs),
+            // The profile forbids what the project asks the model to follow: no turn may run
+            // without it, so this is not a warning.
+            Err(error @ AgentsMdError::ReadDenied { .. }) => return Err(error),
             Err(error) => {
                 tracing::error!(
                     environment_id = environment.id,
@@ -69,7 +73,7 @@ pub async fn discover_agents_md(
             }
         }
     }
-    discovery
+    Ok(discovery)
 }
 
 /// Blocking form of [`discover_agents_md`] for synchronous callers. It starts a
@@ -87,7 +91,7 @@ pub fn discover_agents_md_blocking(
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .map_err(|error| AgentsMdError::Runtime(error.to_string()))?;
-    Ok(runtime.block_on(discover_agents_md(request, fs)))
+    runtime.block_on(discover_agents_md(request, fs))
 }
 
 /// `$CODEX_HOME/AGENTS.override.md`, else `$CODEX_HOME/AGENTS.md`: the first
@@ -142,6 +146,17 @@ pub async fn read_project_docs(
     let mut remaining = options.max_bytes;
     let mut docs = Vec::new();
     for path in agents_md_paths(&cwd, options, fs, warnings).await? {
+        if let Some(denied) = options
+            .denied_reads
+            .iter()
+            .find(|denied| path.starts_with(lexically_normalized(denied)))
+        {
+            tracing::debug!(denied = %denied.display(), "project doc denied by the profile");
+            return Err(AgentsMdError::ReadDenied {
+                environment_id: environment.id.clone(),
+                path,
+            });
+        }
         if remaining == 0 {
             // Upstream drops these silently; a doc left out entirely is still
             // reported, because truncation must never go unnoticed. Errors are

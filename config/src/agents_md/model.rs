@@ -21,6 +21,9 @@ pub struct ProjectDocOptions {
     pub fallback_filenames: Vec<String>,
     /// Entries whose presence marks the project root; empty disables the upward walk.
     pub project_root_markers: Vec<String>,
+    /// Paths the permission profile forbids reading: a doc at or under one of them fails the
+    /// environment's discovery ([`AgentsMdError::ReadDenied`]) instead of being read.
+    pub denied_reads: Vec<PathBuf>,
 }
 
 impl Default for ProjectDocOptions {
@@ -29,6 +32,7 @@ impl Default for ProjectDocOptions {
             max_bytes: DEFAULT_PROJECT_DOC_MAX_BYTES,
             fallback_filenames: Vec::new(),
             project_root_markers: vec![DEFAULT_PROJECT_ROOT_MARKER.to_string()],
+            denied_reads: Vec::new(),
         }
     }
 }
@@ -206,6 +210,15 @@ pub enum AgentsMdError {
     ProbeTask(String),
     #[error("cannot run AGENTS.md discovery: {0}")]
     Runtime(String),
+    /// The permission profile forbids reading a project doc the environment has.
+    #[error(
+        "failed to load AGENTS.md instructions for environment `{environment_id}`: reading `{}` is denied by the permission profile",
+        path.display()
+    )]
+    ReadDenied {
+        environment_id: String,
+        path: PathBuf,
+    },
 }
 
 impl AgentsMdError {
@@ -216,7 +229,8 @@ impl AgentsMdError {
             Self::NotRegularFile(_)
             | Self::RelativeCwd(_)
             | Self::ProbeTask(_)
-            | Self::Runtime(_) => None,
+            | Self::Runtime(_)
+            | Self::ReadDenied { .. } => None,
         }
     }
 }

@@ -42,7 +42,9 @@ pub fn request(codex_home: &Path, cwd: &Path, options: ProjectDocOptions) -> Age
 }
 
 pub async fn discover(request: &AgentsMdRequest) -> AgentsMdDiscovery {
-    discover_agents_md(request, local_fs()).await
+    discover_agents_md(request, local_fs())
+        .await
+        .expect("no profile denies a read")
 }
 
 /// Instructions text for `cwd` with an empty CODEX_HOME.

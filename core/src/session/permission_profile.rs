@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::turn_context::TurnContext;
 use codex_config::SettingSource;
 use codex_protocol::NetworkAccess;
 use codex_protocol::ReadOnlyAccess;
@@ -14,47 +15,61 @@ use serde_json::json;
 /// Id of upstream's built-in read-only permission profile.
 const READ_ONLY_PROFILE_ID: &str = ":read-only";
 
-/// The active permission profile upstream names for `policy`. Upstream runs a thread under a
-/// named built-in profile only when no `sandbox_mode` was set (config.toml or a flag select the
-/// legacy sandbox settings, which name none; codex-rs/core/src/config/mod.rs): then the default
-/// read-only sandbox is the built-in `:read-only` profile.
-pub(super) fn active_permission_profile(
-    policy: &SandboxPolicy,
-    source: SettingSource,
-) -> Option<Value> {
-    match source {
-        SettingSource::Default => (*policy == SandboxPolicy::new_read_only_policy())
+/// The active permission profile upstream names for `turn`: the profile `default_permissions`
+/// selected, by its id. Without one, upstream runs a thread under a named built-in profile only
+/// when no `sandbox_mode` was set (config.toml or a flag select the legacy sandbox settings,
+/// which name none; codex-rs/core/src/config/mod.rs): then the default read-only sandbox is the
+/// built-in `:read-only` profile.
+pub(super) fn active_permission_profile(turn: &TurnContext) -> Option<Value> {
+    if let Some(id) = &turn.permission_profile_id {
+        return Some(json!({"id": id}));
+    }
+    match turn.sandbox_mode_source {
+        SettingSource::Default => (turn.sandbox_policy == SandboxPolicy::new_read_only_policy())
             .then(|| json!({"id": READ_ONLY_PROFILE_ID})),
         SettingSource::Configured => None,
     }
 }
 
 /// The split file-system policy upstream records next to the legacy `sandbox_policy` when the
-/// two differ: a workspace-write sandbox keeps the repository metadata folders read-only, which
-/// the legacy policy cannot say, so its restricted entries are recorded
-/// (`file_system_sandbox_policy`); other policies record none.
-pub(super) fn file_system_sandbox_policy(
-    policy: &SandboxPolicy,
-    cwd: &Path,
-    protected: ProtectedWorkspaceFolders,
-) -> Option<Value> {
-    match policy {
-        SandboxPolicy::WorkspaceWrite { .. } => {
-            let profile = permission_profile(policy, cwd, protected);
-            let entries = profile.pointer("/file_system/entries")?.clone();
-            Some(json!({"kind": "restricted", "entries": entries}))
-        }
-        SandboxPolicy::DangerFullAccess
-        | SandboxPolicy::ExternalSandbox { .. }
-        | SandboxPolicy::ReadOnly { .. } => None,
+/// two differ: a workspace-write sandbox keeps the repository metadata folders read-only, and a
+/// profile may deny reads, which the legacy policy cannot say, so the restricted entries are
+/// recorded (`file_system_sandbox_policy`); other policies record none.
+pub(super) fn file_system_sandbox_policy(turn: &TurnContext) -> Option<Value> {
+    let differs = match &turn.sandbox_policy {
+        SandboxPolicy::WorkspaceWrite { .. } => true,
+        SandboxPolicy::ReadOnly { .. } => !turn.denied_reads.is_empty(),
+        SandboxPolicy::DangerFullAccess | SandboxPolicy::ExternalSandbox { .. } => false,
+    };
+    if !differs {
+        return None;
     }
+    let profile = permission_profile(turn);
+    let entries = profile.pointer("/file_system/entries")?.clone();
+    Some(json!({"kind": "restricted", "entries": entries}))
 }
 
 /// The sandbox policy as upstream's permission profile: `disabled` (no sandbox), `external`
 /// (an outside sandbox), or `managed` with the file-system entries the policy grants in `cwd`.
-/// A workspace-write sandbox keeps the `protected` folders under `cwd` read-only (entries
-/// skipped when the folder does not exist).
-pub(super) fn permission_profile(
+/// A workspace-write sandbox keeps the release's protected folders under `cwd` read-only
+/// (entries skipped when the folder does not exist); the reads the profile denies come last.
+pub(super) fn permission_profile(turn: &TurnContext) -> Value {
+    let mut profile = sandbox_profile(
+        &turn.sandbox_policy,
+        &turn.cwd,
+        turn.profile().protected_workspace_folders,
+    );
+    if let Some(Value::Array(entries)) = profile.pointer_mut("/file_system/entries") {
+        entries.extend(
+            turn.denied_reads
+                .iter()
+                .map(|path| entry(path_target(path), "deny")),
+        );
+    }
+    profile
+}
+
+fn sandbox_profile(
     policy: &SandboxPolicy,
     cwd: &Path,
     protected: ProtectedWorkspaceFolders,

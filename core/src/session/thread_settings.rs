@@ -42,16 +42,8 @@ pub(super) fn thread_settings_applied(
             );
         }
     }
-    settings.insert(
-        "permission_profile".to_string(),
-        permission_profile(
-            &turn.sandbox_policy,
-            &turn.cwd,
-            turn.profile().protected_workspace_folders,
-        ),
-    );
-    if let Some(active) = active_permission_profile(&turn.sandbox_policy, turn.sandbox_mode_source)
-    {
+    settings.insert("permission_profile".to_string(), permission_profile(turn));
+    if let Some(active) = active_permission_profile(turn) {
         settings.insert("active_permission_profile".to_string(), active);
     }
     settings.insert("cwd".to_string(), json!(turn.cwd));

@@ -27,26 +27,15 @@ pub fn turn_context_item(turn: &TurnContext) -> TurnContextItem {
         approval_policy: turn.approval_policy,
         approvals_reviewer: Some(turn.approvals_reviewer),
         sandbox_policy: turn.sandbox_policy.clone(),
-        permission_profile: Some(permission_profile(
-            &turn.sandbox_policy,
-            &turn.cwd,
-            turn.profile().protected_workspace_folders,
-        )),
-        active_permission_profile: active_permission_profile(
-            &turn.sandbox_policy,
-            turn.sandbox_mode_source,
-        ),
+        permission_profile: Some(permission_profile(turn)),
+        active_permission_profile: active_permission_profile(turn),
         network: turn.network.as_ref().map(|network| {
             json!({
                 "allowed_domains": network.allowed,
                 "denied_domains": network.denied,
             })
         }),
-        file_system_sandbox_policy: file_system_sandbox_policy(
-            &turn.sandbox_policy,
-            &turn.cwd,
-            turn.profile().protected_workspace_folders,
-        ),
+        file_system_sandbox_policy: file_system_sandbox_policy(turn),
         model: turn.model.slug.clone(),
         comp_hash: turn.model.comp_hash.clone(),
         personality: turn.personality,

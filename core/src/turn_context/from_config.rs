@@ -139,6 +139,11 @@ impl TurnContext {
         turn.timezone = config.timezone.clone();
         turn.sandbox_policy = config.sandbox_policy();
         turn.sandbox_mode_source = config.sandbox_mode_source;
+        turn.permission_profile_id = config
+            .permission_profile
+            .as_ref()
+            .map(|profile| profile.id.clone());
+        turn.denied_reads = config.denied_reads().to_vec();
         turn.approval_policy = config.approval_policy;
         turn.collaboration_mode = CollaborationMode {
             mode: config.collaboration_mode,

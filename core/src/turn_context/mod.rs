@@ -272,6 +272,12 @@ pub struct TurnContext {
     /// Whether the sandbox was configured or is the default, which decides whether upstream
     /// names the built-in permission profile it runs under (`active_permission_profile`).
     pub sandbox_mode_source: codex_config::SettingSource,
+    /// The permission profile `default_permissions` selected (`active_permission_profile`);
+    /// `None` under the legacy sandbox settings.
+    pub permission_profile_id: Option<String>,
+    /// Paths the permission profile forbids reading: the model is told (the permissions text,
+    /// `<filesystem>`) and AGENTS.md discovery refuses them.
+    pub denied_reads: Vec<PathBuf>,
     pub approval_policy: AskForApproval,
     pub approvals_reviewer: ApprovalsReviewer,
     pub approved_command_prefixes: Vec<Vec<String>>,
@@ -388,6 +394,8 @@ impl TurnContext {
             timezone: codex_config::DEFAULT_TIMEZONE.to_string(),
             sandbox_policy: SandboxPolicy::new_read_only_policy(),
             sandbox_mode_source: codex_config::SettingSource::Default,
+            permission_profile_id: None,
+            denied_reads: Vec::new(),
             approval_policy: AskForApproval::OnRequest,
             approvals_reviewer: ApprovalsReviewer::User,
             approved_command_prefixes: Vec::new(),

@@ -23,6 +23,7 @@ use std::collections::BTreeSet;
 
 use codex_config::Config;
 use codex_context_fragments::ContextualUserFragment;
+use codex_core::AssemblyError;
 use codex_core::PreviousTurnSettings;
 use codex_core::TurnAbortReason;
 use codex_core::TurnContext;
@@ -49,6 +50,8 @@ use codex_protocol::rollout::TokenUsageInfo;
 use codex_release::ThreadSettingsEvents;
 use jiff::Timestamp;
 
+use super::AssembledTurn;
+use super::PlayedTurn;
 use super::RequestSink;
 use super::ScriptRequest;
 use super::ScriptedSession;
@@ -119,8 +122,8 @@ impl<'env> ScriptedSession<'env> {
         turn: &TurnScript,
         responder: &mut dyn TurnResponder,
         requests: &mut dyn RequestSink,
-    ) -> Result<(), ScriptError> {
-        self.play_turn(config, turn, responder, requests).map(drop)
+    ) -> Result<PlayedTurn, ScriptError> {
+        self.play_turn(config, turn, responder, requests)
     }
 
     /// [`ScriptedSession::run_turn_steps`], returning the turn's first request too.
@@ -130,7 +133,7 @@ impl<'env> ScriptedSession<'env> {
         turn: &TurnScript,
         responder: &mut dyn TurnResponder,
         requests: &mut dyn RequestSink,
-    ) -> Result<ScriptRequest, ScriptError> {
+    ) -> Result<PlayedTurn, ScriptError> {
         seed_stream(&self.ids, config, IdStream::Turn(self.turns_started))?;
         match &turn.compact {
             None => {}
@@ -154,7 +157,23 @@ impl<'env> ScriptedSession<'env> {
             .shell
             .as_ref()
             .map(|run| (self.ids.turn_id().to_string(), run));
-        let mut context = self.turn_context(config)?;
+        let mut context = match (
+            self.turn_context_or_failure(config)?,
+            &turn.events.expect_failure,
+        ) {
+            (AssembledTurn::Ready(context), _) => *context,
+            // The turn starts, then fails before anything reaches the model or its history.
+            (AssembledTurn::AgentsMdFailed { context, error }, Some(_)) => {
+                let message = error.to_string();
+                self.session.start_turn(&context)?;
+                self.turns_started += 1;
+                self.session.fail_turn(&message)?;
+                return Ok(PlayedTurn::FailedBeforeRequest(message));
+            }
+            (AssembledTurn::AgentsMdFailed { error, .. }, None) => {
+                return Err(ScriptError::Assembly(AssemblyError::AgentsMd(error)));
+            }
+        };
         context.approved_command_prefixes = self.events.approved_prefixes.iter().cloned().collect();
         if let Some((task_id, run)) = shell_task {
             self.run_user_shell_command(&context, task_id, run)?;
@@ -233,11 +252,11 @@ impl<'env> ScriptedSession<'env> {
                 // Agents still to play run on; the parent's turn is over, so nothing it could
                 // be told is recorded.
                 self.play_agents(&mut agents, AgentRuns::AfterFollowUp, responder, requests)?;
-                return Ok(first);
+                return Ok(PlayedTurn::Sent(Box::new(first)));
             }
             TurnEnding::Unfinished => {
                 if turn.events.tool_calls.is_empty() {
-                    return Ok(first);
+                    return Ok(PlayedTurn::Sent(Box::new(first)));
                 }
             }
         }
@@ -265,13 +284,13 @@ impl<'env> ScriptedSession<'env> {
                 config, turn, &context, position, notices, responder, requests,
             )? == NoticeOutcome::TurnFailed
         {
-            return Ok(first);
+            return Ok(PlayedTurn::Sent(Box::new(first)));
         }
         match turn.events.ending {
             TurnEnding::Unfinished => {}
             TurnEnding::Completed | TurnEnding::Interrupted => self.session.complete_turn()?,
         }
-        Ok(first)
+        Ok(PlayedTurn::Sent(Box::new(first)))
     }
 
     /// How many `thread_settings_applied` events open a resumed step: one, and with newer

@@ -4,6 +4,7 @@ use std::path::Path;
 use std::path::PathBuf;
 
 use codex_config::ConfigEnv;
+use codex_inspect::CompareError;
 use codex_inspect::CompareInput;
 use codex_inspect::Difference;
 use codex_inspect::InputKind;
@@ -134,8 +135,18 @@ fn compare_scenario(
         rollout: Some(rollout_of(&run.rollout)?),
     };
     let capture = fixtures.join("captures").join(name);
-    let mut theirs = load_compare_input(&capture, &codex_inspect::InspectOptions::new(catalog))
-        .map_err(|error| error.to_string())?;
+    let mut theirs =
+        match load_compare_input(&capture, &codex_inspect::InspectOptions::new(catalog)) {
+            Ok(input) => input,
+            // A scenario whose turns failed before any request captured none: its rollout is
+            // all there is to compare.
+            Err(CompareError::EmptyFolder { .. }) => CompareInput {
+                kind: InputKind::RequestFolder,
+                requests: Vec::new(),
+                rollout: None,
+            },
+            Err(error) => return Err(error.to_string()),
+        };
     let mut captured = captured_rollouts(&capture)?.into_iter();
     let first = captured
         .next()

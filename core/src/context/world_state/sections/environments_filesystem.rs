@@ -1,5 +1,5 @@
 //! The `<filesystem>` part of `<environment_context>`: the workspace root and the permission
-//! profile a turn's sandbox policy amounts to.
+//! profile a turn's sandbox policy amounts to, with the reads it denies.
 
 use codex_protocol::ReadOnlyAccess;
 use codex_protocol::SandboxPolicy;
@@ -101,6 +101,18 @@ pub(super) fn filesystem_context(turn: &TurnContext) -> FilesystemContext {
             }
         }
     };
+    let mut permission_profile = permission_profile;
+    // The reads the profile denies close the list; the model may not ask to lift them.
+    if let PermissionProfileContext::Managed {
+        file_system: FileSystemPolicy::Restricted { entries, .. },
+    } = &mut permission_profile
+    {
+        entries.extend(turn.denied_reads.iter().map(|path| FileSystemEntry {
+            access: FileSystemAccess::Deny,
+            escalatable: Some(false),
+            target: FileSystemTarget::Path(path.display().to_string()),
+        }));
+    }
     FilesystemContext {
         workspace_roots: vec![cwd],
         permission_profile,

@@ -293,6 +293,13 @@ impl StepSection for PermissionsSection {
             turn.approval_policy,
         )
         .approvals_reviewer(turn.approvals_reviewer)
+        .denied_reads(
+            turn.denied_reads
+                .iter()
+                .cloned()
+                .map(DeniedRead::Path)
+                .collect(),
+        )
         .exec_permission_approvals(if features.enabled(Feature::ExecPermissionApprovals) {
             ExecPermissionApprovals::Enabled
         } else {
@@ -348,6 +355,9 @@ impl StepSection for PermissionsSection {
                 None => template_source(approval),
             },
         ];
+        if !turn.denied_reads.is_empty() {
+            inputs.push(template_source(TemplateId::DeniedReads));
+        }
         if !turn.approved_command_prefixes.is_empty() {
             inputs.push(template_source(TemplateId::ApprovedCommandPrefixes));
         }
