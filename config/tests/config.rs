@@ -98,6 +98,11 @@ fn defaults_apply_without_a_config_file() {
             extension_host: ExtensionHost::Library,
             release: CodexRelease::REFERENCE,
             analytics_enabled: true,
+            environments: vec![codex_config::SelectedEnvironment::local(
+                fixture.cwd.path(),
+                "bash",
+            )],
+            turn_input_contributors: Vec::new(),
             warnings: Vec::new(),
         }
     );
@@ -207,6 +212,11 @@ child_agents_md = true
             extension_host: ExtensionHost::Library,
             release: CodexRelease::REFERENCE,
             analytics_enabled: false,
+            environments: vec![codex_config::SelectedEnvironment::local(
+                std::path::Path::new("/work/project"),
+                "zsh",
+            )],
+            turn_input_contributors: Vec::new(),
             warnings: Vec::new(),
         }
     );
@@ -252,6 +262,8 @@ fn known_keys_are_exactly_the_config_toml_fields() {
         analytics: Some(AnalyticsToml {
             enabled: Some(true),
         }),
+        environments: Some(Vec::new()),
+        turn_input_contributors: Some(Vec::new()),
     };
     let table = toml::Table::try_from(&full).unwrap();
     let fields: BTreeSet<&str> = table.keys().map(String::as_str).collect();
@@ -493,6 +505,10 @@ fn an_ignored_config_file_is_not_read_even_when_it_is_broken() {
             config_path: fixture.config_path(),
             cwd: fixture.cwd.path().to_path_buf(),
             home_dir: Some(fixture.home.path().to_path_buf()),
+            environments: vec![codex_config::SelectedEnvironment::local(
+                fixture.cwd.path(),
+                &expected.shell,
+            )],
             ..expected
         }
     );

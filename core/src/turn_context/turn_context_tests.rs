@@ -100,6 +100,7 @@ fn empty_configuration_uses_the_catalog_default_model_and_upstream_defaults() {
             cwd: "/work/project".to_string(),
             status: super::EnvironmentStatus::Available,
             shell: Some("zsh".to_string()),
+            workspace_roots: vec!["/work/project".to_string()],
         }]
     );
     assert_eq!(turn.current_date, "2026-11-30");
