@@ -21,12 +21,16 @@ use codex_protocol::SandboxMode;
 use codex_protocol::Verbosity;
 use codex_protocol::rollout::HistoryMode;
 
+use crate::agents_md::AgentsMdEnvironment;
 use crate::agents_md::AgentsMdRequest;
 use crate::agents_md::DEFAULT_PROJECT_DOC_MAX_BYTES;
 use crate::agents_md::DEFAULT_PROJECT_ROOT_MARKER;
+use crate::agents_md::EnvironmentRole;
 use crate::agents_md::ProjectDocOptions;
 use crate::agents_md::lexically_normalized;
 use crate::environment::ConfigEnv;
+use crate::environments::SelectedEnvironment;
+use crate::environments::TurnInputContributor;
 use crate::error::ConfigError;
 use crate::error::ConfigOrigin;
 use crate::error::ConfigWarning;
@@ -200,6 +204,11 @@ pub struct Config {
     /// `[agents] max_depth`: how deep sub-agents may nest (upstream's default: 1, so a
     /// sub-agent spawns none of its own).
     pub agent_max_depth: u32,
+    /// The thread's execution environments, the primary first (`environments`; default one
+    /// `local` environment in `cwd`); empty for a thread without any.
+    pub environments: Vec<SelectedEnvironment>,
+    /// `[[turn_input_contributors]]`, in the order configured.
+    pub turn_input_contributors: Vec<TurnInputContributor>,
     pub warnings: Vec<ConfigWarning>,
 }
 
@@ -289,6 +298,16 @@ impl Config {
             "timezone",
             flag_layer.timezone.is_some(),
             cli_layer.timezone.is_some(),
+        );
+        let environments_origin = origin_of(
+            "environments",
+            flag_layer.environments.is_some(),
+            cli_layer.environments.is_some(),
+        );
+        let contributors_origin = origin_of(
+            "turn_input_contributors",
+            flag_layer.turn_input_contributors.is_some(),
+            cli_layer.turn_input_contributors.is_some(),
         );
         let provider_origin = origin_of(
             "model_provider",
@@ -398,6 +417,22 @@ impl Config {
                 key: "default_permissions".to_string(),
                 message: error.to_string(),
             })?;
+        let shell = env.resolve_shell(merged.shell);
+        let environments = SelectedEnvironment::resolve(merged.environments, &cwd, &shell)
+            .map_err(|message| ConfigError::InvalidValue {
+                origin: environments_origin,
+                key: "environments".to_string(),
+                message,
+            })?;
+        let turn_input_contributors = merged.turn_input_contributors.unwrap_or_default();
+        TurnInputContributor::check_all(&turn_input_contributors).map_err(|message| {
+            ConfigError::InvalidValue {
+                origin: contributors_origin,
+                key: "turn_input_contributors".to_string(),
+                message,
+            }
+        })?;
+
         Ok(Config {
             config_path,
             cwd,
@@ -450,7 +485,7 @@ impl Config {
             beta_features,
             current_date,
             timezone,
-            shell: env.resolve_shell(merged.shell),
+            shell,
             show_raw_agent_reasoning: merged.show_raw_agent_reasoning.unwrap_or(false),
             history_mode: merged.history_mode.unwrap_or_default(),
             seed: merged.seed,
@@ -474,6 +509,8 @@ impl Config {
                 .as_ref()
                 .and_then(|analytics| analytics.enabled)
                 .unwrap_or(true),
+            environments,
+            turn_input_contributors,
             warnings,
             codex_home,
         })
@@ -526,11 +563,28 @@ impl Config {
         })
     }
 
-    /// AGENTS.md discovery for this session's cwd and CODEX_HOME, with the
+    /// AGENTS.md discovery for this session's environments and CODEX_HOME, with the
     /// hierarchical guidance text when `child_agents_md` is enabled; an untrusted
-    /// project's docs are skipped.
+    /// project's docs are skipped, and so are the docs of an environment whose working
+    /// directory is not on this host (a thread without environments reads only the global docs).
     pub fn agents_md_request(&self, hierarchical_guidance: &str) -> AgentsMdRequest {
+        let environments = self
+            .environments
+            .iter()
+            .enumerate()
+            .filter_map(|(position, environment)| {
+                Some(AgentsMdEnvironment {
+                    id: environment.id.clone(),
+                    cwd: environment.cwd.native()?.to_path_buf(),
+                    role: match position {
+                        0 => EnvironmentRole::Primary,
+                        _ => EnvironmentRole::Secondary,
+                    },
+                })
+            })
+            .collect();
         AgentsMdRequest {
+            environments,
             options: self.project_doc_options(),
             project_docs: self.active_project.project_docs(),
             internal_guidance: self

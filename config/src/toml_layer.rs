@@ -21,6 +21,8 @@ use super::ConfigOrigin;
 use super::ConfigWarning;
 use super::SkillsToml;
 use crate::agents_md::lexically_normalized;
+use crate::environments::EnvironmentToml;
+use crate::environments::TurnInputContributor;
 use crate::known_keys::KeyStatus;
 use crate::known_keys::config_key_has_children;
 use crate::known_keys::config_key_status;
@@ -43,6 +45,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "cwd",
     "default_permissions",
     "developer_instructions",
+    "environments",
     "features",
     "history_mode",
     "model",
@@ -70,6 +73,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "show_raw_agent_reasoning",
     "skills",
     "timezone",
+    "turn_input_contributors",
 ];
 
 /// One layer of configuration as written (config.toml, `-c` overrides or
@@ -143,6 +147,12 @@ pub struct ConfigToml {
     pub codex_version: Option<CodexRelease>,
     /// `[analytics]`: whether the client reports usage analytics (the turn metadata says so).
     pub analytics: Option<AnalyticsToml>,
+    /// This project's key: the thread's execution environments (`[[environments]]`); `[]` is
+    /// a thread without any. A higher layer's list replaces a lower one's.
+    pub environments: Option<Vec<EnvironmentToml>>,
+    /// This project's key: turn-input contributors (`[[turn_input_contributors]]`). A higher
+    /// layer's list replaces a lower one's.
+    pub turn_input_contributors: Option<Vec<TurnInputContributor>>,
     /// `[agents]`: sub-agents a thread spawns (`spawn_agent`); the other keys of the table
     /// are accepted and do nothing.
     pub agents: Option<AgentsToml>,
@@ -395,6 +405,8 @@ impl ConfigToml {
             codex_version,
             analytics,
             agents,
+            environments,
+            turn_input_contributors,
         } = higher;
         let features = match (self.features, features) {
             (Some(mut lower), Some(higher)) => {
@@ -489,6 +501,8 @@ impl ConfigToml {
                 }),
                 (lower, higher) => higher.or(lower),
             },
+            environments: environments.or(self.environments),
+            turn_input_contributors: turn_input_contributors.or(self.turn_input_contributors),
             skills: match (self.skills, skills) {
                 (Some(lower), Some(higher)) => Some(lower.overlay(higher)),
                 (lower, higher) => higher.or(lower),
@@ -523,6 +537,9 @@ impl ConfigToml {
         }
         if let Some(skills) = &mut self.skills {
             skills.resolve_paths(base);
+        }
+        for environment in self.environments.iter_mut().flatten() {
+            environment.resolve_paths(base);
         }
         if let Some(workspace_write) = &mut self.sandbox_workspace_write {
             workspace_write.resolve_paths(base);

@@ -103,6 +103,11 @@ fn defaults_apply_without_a_config_file() {
             release: CodexRelease::REFERENCE,
             analytics_enabled: true,
             agent_max_depth: 1,
+            environments: vec![codex_config::SelectedEnvironment::local(
+                fixture.cwd.path(),
+                "bash",
+            )],
+            turn_input_contributors: Vec::new(),
             warnings: Vec::new(),
         }
     );
@@ -216,6 +221,11 @@ child_agents_md = true
             release: CodexRelease::REFERENCE,
             analytics_enabled: false,
             agent_max_depth: 1,
+            environments: vec![codex_config::SelectedEnvironment::local(
+                std::path::Path::new("/work/project"),
+                "zsh",
+            )],
+            turn_input_contributors: Vec::new(),
             warnings: Vec::new(),
         }
     );
@@ -265,6 +275,8 @@ fn known_keys_are_exactly_the_config_toml_fields() {
             enabled: Some(true),
         }),
         agents: Some(AgentsToml { max_depth: Some(1) }),
+        environments: Some(Vec::new()),
+        turn_input_contributors: Some(Vec::new()),
     };
     let table = toml::Table::try_from(&full).unwrap();
     let fields: BTreeSet<&str> = table.keys().map(String::as_str).collect();
@@ -525,6 +537,10 @@ fn an_ignored_config_file_is_not_read_even_when_it_is_broken() {
             config_path: fixture.config_path(),
             cwd: fixture.cwd.path().to_path_buf(),
             home_dir: Some(fixture.home.path().to_path_buf()),
+            environments: vec![codex_config::SelectedEnvironment::local(
+                fixture.cwd.path(),
+                &expected.shell,
+            )],
             ..expected
         }
     );

@@ -37,6 +37,8 @@ pub enum RequestItemSource {
     Context(Vec<ContextSource>),
     /// The user's message (`--message`).
     UserMessage,
+    /// What a turn-input contributor added after the user's message.
+    TurnInputContribution,
 }
 
 /// One item of the request's `input`: where it came from and the content kind of each of its
@@ -119,6 +121,14 @@ pub fn build_first_turn_request(
             source: RequestItemSource::UserMessage,
             content_kinds: vec![ContentItemKind::new(USER_TEXT_KIND)],
         });
+        for mut item in turn.turn_input_contributions(templates) {
+            stamp_recorded_item(&mut item, ids, &turn.turn_id);
+            item_origins.push(RequestItemOrigin {
+                source: RequestItemSource::TurnInputContribution,
+                content_kinds: item.content_item_kinds().unwrap_or_default().to_vec(),
+            });
+            input.push(item);
+        }
     }
 
     let request = build_turn_request(turn, input, tools, ids, options.content_item_kinds)?;

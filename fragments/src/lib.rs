@@ -55,6 +55,7 @@ pub mod subagent_notification;
 pub mod token_budget_remaining;
 pub mod token_budget_reminder;
 pub mod turn_aborted;
+pub mod turn_input_contribution;
 pub mod unsupported_media;
 pub mod user_shell_command;
 

@@ -143,6 +143,10 @@ pub fn explain_first_turn(turn: &TurnContext, first: &FirstTurn) -> Explanation 
                         RequestItemSource::UserMessage => {
                             ("user message".to_string(), vec!["--message".to_string()])
                         }
+                        RequestItemSource::TurnInputContribution => (
+                            "turn-input contributor".to_string(),
+                            vec!["turn_input_contributors".to_string()],
+                        ),
                         RequestItemSource::Context(sources) => match sources.get(position) {
                             Some(ContextSource::DeveloperInstructions) => (
                                 "configuration".to_string(),

@@ -15,8 +15,8 @@ mod turn_flow;
 use std::sync::Arc;
 
 use codex_config::AgentsMdDiscovery;
-use codex_config::AgentsMdRequest;
 use codex_config::AgentsMdError;
+use codex_config::AgentsMdRequest;
 use codex_config::Config;
 use codex_config::ConfigEnv;
 use codex_config::ExtensionHost;

@@ -12,6 +12,7 @@ use codex_config::ConfigEnv;
 use codex_config::ConfigFile;
 use codex_config::ConfigOverrides;
 use codex_config::ConfigToml;
+use codex_config::EnvironmentToml;
 use codex_config::ExtensionHost;
 use codex_config::Feature;
 use codex_config::KNOWN_KEYS;
@@ -251,6 +252,13 @@ impl SettingsLayer {
         self.overrides.is_empty()
     }
 
+    /// Whether this layer sets `key` (or a key under it).
+    pub fn sets(&self, key: &str) -> bool {
+        self.overrides
+            .iter()
+            .any(|entry| entry.path.first().is_some_and(|first| first == key))
+    }
+
     /// The (absolute) path a path key is set to here.
     pub fn path(&self, key: &str) -> Option<PathBuf> {
         self.overrides
@@ -323,6 +331,23 @@ impl SettingsLayer {
             skills.resolve_paths(base_dir);
             entry.value =
                 toml::Value::try_from(&skills).map_err(|error| invalid(error.to_string()))?;
+        }
+        if key == "environments" {
+            // Environment paths of this host resolve against the script's folder, like the
+            // path keys; foreign ones stay as written.
+            let mut environments: Vec<EnvironmentToml> =
+                entry
+                    .value
+                    .clone()
+                    .try_into()
+                    .map_err(|error: toml::de::Error| {
+                        invalid(error.message().trim().replace('\n', " "))
+                    })?;
+            for environment in &mut environments {
+                environment.resolve_paths(base_dir);
+            }
+            entry.value =
+                toml::Value::try_from(&environments).map_err(|error| invalid(error.to_string()))?;
         }
         if key == "sandbox_workspace_write" {
             // Writable roots resolve against the script's folder, like the path keys.

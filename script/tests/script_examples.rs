@@ -84,7 +84,8 @@ fn resuming_at_any_turn_matches_the_straight_run() {
 }
 
 /// Each request extends the one before it (plus the reply) unless history was compacted or
-/// rolled back in between; instructions never change, tools only with the model.
+/// rolled back in between; instructions never change, tools only with the model or the
+/// environments (without one there are no shell, patch or image tools).
 #[test]
 fn requests_keep_their_prefix() {
     for name in EXAMPLES {
@@ -98,10 +99,11 @@ fn requests_keep_their_prefix() {
                 "{name} turn {}",
                 turn + 1
             );
-            if after.model == before.model {
+            let next = &script.turns[turn + 1];
+            let environments_set = next.set.iter().any(|layer| layer.sets("environments"));
+            if after.model == before.model && !environments_set {
                 assert_eq!(after.tools, before.tools, "{name} turn {}", turn + 1);
             }
-            let next = &script.turns[turn + 1];
             if next.compact.is_none() && next.rollback.is_none() {
                 assert_eq!(
                     after.input[..before.input.len()],
@@ -542,4 +544,46 @@ fn paginated_fork_layout() {
     )
     .unwrap();
     assert_eq!(rest.rollout, run.rollout[first_part.rollout.len()..]);
+}
+
+/// `environments.json`: a thread whose environments are of another platform (their paths and
+/// workspace roots shown verbatim, nothing on this host read through them) with turn-input
+/// contributors that receive those environments, then a turn without any environment (no
+/// working directory, no shell, patch or image tools, and nothing contributed). The snapshot
+/// holds every text the model is sent besides the base instructions and the permissions, the
+/// tools of each request, and the workspace roots each `turn_context` line records.
+#[test]
+fn environments_texts() {
+    let script = example("environments");
+    let run = run(&script, ContextMode::Diffs);
+    let mut out = Vec::new();
+    for (position, request) in run.requests.iter().enumerate() {
+        let body = serde_json::to_value(&request.body).unwrap();
+        out.push(format!("## Request {}", position + 1));
+        let tools: Vec<&str> = body["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|tool| tool["name"].as_str().or(tool["type"].as_str()).unwrap())
+            .collect();
+        out.push(format!("tools: {}", tools.join(", ")));
+        for item in body["input"].as_array().unwrap() {
+            for content in item["content"].as_array().into_iter().flatten() {
+                let text = content["text"].as_str().unwrap_or_default();
+                if !text.starts_with("<permissions instructions>") {
+                    out.push(format!("{}: {text}", item["role"].as_str().unwrap()));
+                }
+            }
+        }
+    }
+    for line in &run.rollout {
+        let line = serde_json::to_value(line).unwrap();
+        if line["type"] == "turn_context" {
+            out.push(format!(
+                "turn_context workspace_roots: {}",
+                line["payload"]["workspace_roots"]
+            ));
+        }
+    }
+    insta::assert_snapshot!("environments_texts", out.join("\n"));
 }

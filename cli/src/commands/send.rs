@@ -163,6 +163,7 @@ fn run_turn<S: RolloutSink>(
     session.start_turn(&turn)?;
     session.record_context_updates_and_set_reference_context_item(&turn)?;
     session.record_user_message(message)?;
+    session.record_injected_items(turn.turn_input_contributions(&templates))?;
 
     let mut printer = AnswerPrinter::new(std::io::stdout());
     let run = TurnRun {

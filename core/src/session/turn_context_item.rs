@@ -21,7 +21,7 @@ pub fn turn_context_item(turn: &TurnContext) -> TurnContextItem {
         root_turn_id: None,
         disabled_plugin_ids: None,
         cwd: turn.cwd.clone(),
-        workspace_roots: Some(vec![turn.cwd.clone()]),
+        workspace_roots: recorded_workspace_roots(turn),
         current_date: Some(turn.current_date.clone()),
         timezone: Some(turn.timezone.clone()),
         approval_policy: turn.approval_policy,
@@ -68,6 +68,18 @@ pub fn turn_context_item(turn: &TurnContext) -> TurnContextItem {
         }
     }
     item
+}
+
+/// The primary environment's workspace roots that are paths of this host, as upstream records
+/// them; `None` when there are none (no environment, or only foreign roots).
+fn recorded_workspace_roots(turn: &TurnContext) -> Option<Vec<std::path::PathBuf>> {
+    let roots: Vec<_> = turn
+        .environments
+        .first()?
+        .host_workspace_roots()
+        .map(std::path::Path::to_path_buf)
+        .collect();
+    (!roots.is_empty()).then_some(roots)
 }
 
 /// The multi-agent version the thread runs: v2 when the `multi_agent_v2` feature forces it,

@@ -101,3 +101,22 @@ fn release_0_171_records_the_root_turn_and_plugins_without_date_or_personality()
         .expect("text")
     );
 }
+
+/// Only workspace roots that are paths of this host are recorded; none (foreign roots only, or
+/// no environment) leaves the field out, as upstream's `turn_context` does.
+#[cfg(not(windows))]
+#[test]
+fn workspace_roots_record_the_host_roots_of_the_primary_environment() {
+    let mut turn = TurnContext::for_model("t", "u", ModelInfo::with_defaults("gpt-x"), "/w");
+    let recorded = |turn: &TurnContext| turn_context_item(turn).workspace_roots;
+    assert_eq!(recorded(&turn), Some(vec![std::path::PathBuf::from("/w")]));
+    turn.environments[0].workspace_roots = vec![r"C:\workspace".to_string(), "/srv".to_string()];
+    assert_eq!(
+        recorded(&turn),
+        Some(vec![std::path::PathBuf::from("/srv")])
+    );
+    turn.environments[0].workspace_roots = vec![r"C:\workspace".to_string()];
+    assert_eq!(recorded(&turn), None);
+    turn.environments.clear();
+    assert_eq!(recorded(&turn), None);
+}

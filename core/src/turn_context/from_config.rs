@@ -5,6 +5,7 @@ use codex_config::Config;
 use codex_config::Feature;
 use codex_context_fragments::DEVELOPER_ROLE;
 use codex_context_fragments::FragmentFingerprint;
+use codex_fragments::turn_input_contribution::TEXT_VARIABLES;
 use codex_models_manager::BakedPersonality;
 use codex_models_manager::ModelCatalog;
 use codex_models_manager::ModelsConfigOverrides;
@@ -21,7 +22,6 @@ use codex_release::PersonalitySupport;
 
 use super::BaseInstructionsOverrides;
 use super::EnvironmentStatus;
-use super::LOCAL_ENVIRONMENT_ID;
 use super::RawReasoning;
 use super::SkillEntry;
 use super::SkillsListing;
@@ -48,6 +48,8 @@ pub struct TurnContextSources<'a> {
 pub enum TurnContextError {
     #[error("no model is configured and the model catalog is empty")]
     NoModel,
+    #[error("turn_input_contributors: {0}")]
+    ContributorText(#[from] codex_prompts::UndefinedVariable),
 }
 
 impl TurnContext {
@@ -129,12 +131,29 @@ impl TurnContext {
                 turn.model.slug
             );
         }
-        turn.environments = vec![TurnEnvironment {
-            id: LOCAL_ENVIRONMENT_ID.to_string(),
-            cwd: config.cwd.display().to_string(),
-            status: EnvironmentStatus::Available,
-            shell: Some(config.shell.clone()),
-        }];
+        turn.environments = config
+            .environments
+            .iter()
+            .map(|environment| TurnEnvironment {
+                id: environment.id.clone(),
+                cwd: environment.cwd.display(),
+                status: EnvironmentStatus::Available,
+                shell: Some(environment.shell.clone()),
+                workspace_roots: environment
+                    .workspace_roots
+                    .iter()
+                    .map(|root| root.display())
+                    .collect(),
+            })
+            .collect();
+        for contributor in &config.turn_input_contributors {
+            codex_prompts::check_variables(
+                format_args!("of contributor `{}`", contributor.name),
+                &contributor.text,
+                &TEXT_VARIABLES,
+            )?;
+        }
+        turn.turn_input_contributors = config.turn_input_contributors.clone();
         turn.current_date = config.current_date.clone();
         turn.timezone = config.timezone.clone();
         turn.sandbox_policy = config.sandbox_policy();

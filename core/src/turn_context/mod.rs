@@ -12,6 +12,7 @@ mod recorded;
 mod spawned;
 mod values;
 
+use std::path::Path;
 use std::path::PathBuf;
 
 use codex_config::AgentsMdDiscovery;
@@ -20,15 +21,20 @@ use codex_config::Features;
 pub use codex_config::OrchestratorSkills;
 use codex_config::SkillsDiscovery;
 pub use codex_config::SystemSkills;
+use codex_context_fragments::ContextualUserFragment;
 pub use codex_fragments::available_skills_instructions::SkillEntry;
+use codex_fragments::turn_input_contribution::ContributorEnvironment;
+use codex_fragments::turn_input_contribution::TurnInputContribution;
 use codex_prompts::TemplateSet;
 use codex_protocol::ApprovalsReviewer;
 use codex_protocol::AskForApproval;
 use codex_protocol::CollaborationMode;
 use codex_protocol::CollaborationModeSettings;
+use codex_protocol::ConfigShellToolType;
 use codex_protocol::ModeKind;
 use codex_protocol::Personality;
 use codex_protocol::ReasoningSummary;
+use codex_protocol::ResponseItem;
 use codex_protocol::SandboxPolicy;
 use codex_protocol::Verbosity;
 use codex_protocol::WebSearchMode;
@@ -143,6 +149,19 @@ pub struct TurnEnvironment {
     pub status: EnvironmentStatus,
     /// Shell name (`bash`, `zsh`, …) when known.
     pub shell: Option<String>,
+    /// Workspace roots as native path strings of the environment's platform, shown verbatim;
+    /// only the ones that are absolute paths of this host enter the sandbox's rules.
+    pub workspace_roots: Vec<String>,
+}
+
+impl TurnEnvironment {
+    /// The workspace roots that are absolute paths of this host.
+    pub fn host_workspace_roots(&self) -> impl Iterator<Item = &Path> {
+        self.workspace_roots
+            .iter()
+            .map(Path::new)
+            .filter(|root| root.is_absolute())
+    }
 }
 
 /// Settings of the previous real turn, when there was one.
@@ -298,6 +317,8 @@ pub struct TurnContext {
     pub deferred_tool_namespaces: Vec<DeferredToolNamespace>,
     /// The skills extension; `None` when it is not installed.
     pub skills: Option<SkillsSettings>,
+    /// Configured turn-input contributors, which add input after the user's message.
+    pub turn_input_contributors: Vec<codex_config::TurnInputContributor>,
     /// The git-attribution extension; `None` when the host does not install it (upstream's
     /// core test harness installs no host extensions, the released CLI installs this one).
     pub git_attribution: Option<GitAttributionInputs>,
@@ -388,6 +409,7 @@ impl TurnContext {
                 cwd: cwd.display().to_string(),
                 status: EnvironmentStatus::Available,
                 shell: Some(codex_config::DEFAULT_SHELL.to_string()),
+                workspace_roots: vec![cwd.display().to_string()],
             }],
             cwd,
             current_date: "1970-01-01".to_string(),
@@ -409,6 +431,7 @@ impl TurnContext {
             multi_agent: MultiAgentSettings::default(),
             deferred_tool_namespaces: Vec::new(),
             skills: None,
+            turn_input_contributors: Vec::new(),
             git_attribution: None,
             apps: Availability::Unavailable,
             plugins: Availability::Unavailable,
@@ -442,6 +465,34 @@ impl TurnContext {
         });
     }
 
+    /// What the turn-input contributors add after the user's message, one message each (none
+    /// for a contributor whose text renders empty): each receives the turn's environments, the
+    /// primary first, with their working directories as the model sees them.
+    pub fn turn_input_contributions(&self, templates: &TemplateSet) -> Vec<ResponseItem> {
+        let environments: Vec<ContributorEnvironment<'_>> = self
+            .environments
+            .iter()
+            .enumerate()
+            .map(|(position, environment)| ContributorEnvironment {
+                id: &environment.id,
+                cwd: &environment.cwd,
+                primary: position == 0,
+            })
+            .collect();
+        self.turn_input_contributors
+            .iter()
+            .filter_map(|contributor| {
+                TurnInputContribution::new(
+                    &contributor.name,
+                    &contributor.text,
+                    &environments,
+                    templates,
+                )
+            })
+            .map(ContextualUserFragment::into_response_item)
+            .collect()
+    }
+
     /// The built-in tools this turn offers the model (they depend on the model, the web
     /// search mode and the features). Built once per turn and moved into its request.
     pub fn builtin_tools(&self, templates: &TemplateSet) -> Result<Vec<ToolSpec>, ToolSpecError> {
@@ -455,6 +506,13 @@ impl TurnContext {
         let depth = self.spawned_by.as_ref().map_or(0, |spawned| spawned.depth);
         if depth.saturating_add(1) > self.agent_max_depth {
             config.multi_agent = codex_tools::MultiAgentTools::Omitted;
+        }
+        if self.environments.is_empty() {
+            // Without an environment there is nowhere to run commands, patch files or read
+            // images from.
+            config.shell_type = ConfigShellToolType::Disabled;
+            config.apply_patch_tool_type = None;
+            config.image_input = false;
         }
         builtin_tools(&config, templates)
     }
@@ -480,7 +538,7 @@ impl TurnContext {
 pub const NIL_INSTALLATION_ID: &str = "00000000-0000-0000-0000-000000000000";
 
 /// Identifier of the environment a local session runs in.
-pub const LOCAL_ENVIRONMENT_ID: &str = "local";
+pub const LOCAL_ENVIRONMENT_ID: &str = codex_config::LOCAL_ENVIRONMENT_ID;
 
 /// The higher-priority sources of base instructions (see [`resolve_base_instructions`]).
 #[derive(Debug, Clone, Copy, Default)]

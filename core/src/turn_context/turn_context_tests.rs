@@ -100,6 +100,7 @@ fn empty_configuration_uses_the_catalog_default_model_and_upstream_defaults() {
             cwd: "/work/project".to_string(),
             status: super::EnvironmentStatus::Available,
             shell: Some("zsh".to_string()),
+            workspace_roots: vec!["/work/project".to_string()],
         }]
     );
     assert_eq!(turn.current_date, "2026-11-30");
@@ -234,4 +235,89 @@ fn configured_base_instructions_are_custom_and_drop_catalog_messages() {
         BaseInstructionsSource::Configured
     );
     assert_eq!(turn.model.model_messages, None);
+}
+
+/// Without an environment a turn offers no tool that needs one (shell, patch, image viewing).
+#[test]
+fn a_turn_without_environments_offers_no_environment_tools() {
+    let templates = TemplateSet::embedded();
+    let catalog = ModelCatalog::bundled().expect("bundled catalog");
+    let model = catalog.lookup("gpt-5.5").info;
+    let mut turn = TurnContext::for_model("t", "u", model, "/w");
+    let names = |turn: &TurnContext| -> Vec<String> {
+        turn.builtin_tools(&templates)
+            .expect("tools")
+            .iter()
+            .map(|tool| {
+                let tool = serde_json::to_value(tool).expect("tool");
+                tool["name"].as_str().unwrap_or_default().to_string()
+            })
+            .collect()
+    };
+    let with = names(&turn);
+    turn.environments.clear();
+    let without = names(&turn);
+    let dropped: Vec<&str> = with
+        .iter()
+        .map(String::as_str)
+        .filter(|name| !without.iter().any(|kept| kept == name))
+        .collect();
+    assert_eq!(
+        dropped,
+        ["exec_command", "write_stdin", "apply_patch", "view_image"]
+    );
+}
+
+/// A contributor's text is rendered for each environment, the primary first; one without text
+/// adds nothing; a placeholder no contributor is given is an error naming the contributor.
+#[test]
+fn turn_input_contributors_render_per_environment() {
+    let (mut config, _home) = load(ConfigOverrides::default());
+    config.turn_input_contributors = vec![
+        codex_config::TurnInputContributor {
+            name: "note".to_string(),
+            text: "{{ environment_id }}: {{ cwd }} ({{ primary }})".to_string(),
+        },
+        codex_config::TurnInputContributor {
+            name: "silent".to_string(),
+            text: String::new(),
+        },
+    ];
+    let turn = from_config(&config);
+    let items = turn.turn_input_contributions(&TemplateSet::embedded());
+    let texts: Vec<String> = items
+        .iter()
+        .map(|item| {
+            let item = serde_json::to_value(item).expect("item");
+            item["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "<turn_input_contribution name=\"note\">\nlocal: /work/project (true)\n</turn_input_contribution>"
+        ]
+    );
+
+    config.turn_input_contributors[0].text = "{{ model }}".to_string();
+    let catalog = ModelCatalog::bundled().expect("bundled catalog");
+    let templates = TemplateSet::embedded();
+    let ids = IdGenerator::seeded(7, "2026-11-30T07:02:00Z".parse().expect("timestamp"));
+    let drawn = ids.draw_turn_ids();
+    let error = TurnContext::from_config(
+        &config,
+        TurnContextSources {
+            catalog: &catalog,
+            templates: &templates,
+            identity: &drawn.identity,
+            recorded_base_instructions: None,
+        },
+        drawn.turn_id,
+        None,
+    )
+    .expect_err("an undefined placeholder");
+    assert!(error.to_string().contains("contributor `note`"), "{error}");
 }

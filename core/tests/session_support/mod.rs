@@ -61,7 +61,9 @@ pub fn next_turn_context(previous: &TurnContext, ids: &IdGenerator) -> TurnConte
 pub fn set_cwd(turn: &mut TurnContext, cwd: &str) {
     turn.cwd = PathBuf::from(cwd);
     if let Some(environment) = turn.environments.first_mut() {
+        // The default environment's workspace root is its cwd.
         environment.cwd = cwd.to_string();
+        environment.workspace_roots = vec![cwd.to_string()];
     }
 }
 

@@ -74,6 +74,7 @@ use crate::token_budget_remaining::TOKEN_BUDGET_REMAINING;
 use crate::token_budget_reminder::TOKEN_BUDGET_REMINDER;
 use crate::turn_aborted::TURN_ABORTED;
 use crate::turn_aborted::TURN_ABORTED_DEVELOPER;
+use crate::turn_input_contribution::TURN_INPUT_CONTRIBUTION;
 use crate::unsupported_media::UNSUPPORTED_AUDIO;
 use crate::unsupported_media::UNSUPPORTED_IMAGE;
 use crate::user_shell_command::USER_SHELL_COMMAND;
@@ -250,6 +251,11 @@ pub(super) static FRAGMENT_TYPES: &[FragmentTypeInfo] = &[
         "hook_additional_context",
         HOOK_ADDITIONAL_CONTEXT,
         crate::hook_additional_context::MAX_TOKENS,
+    ),
+    T::fragment(
+        "turn_input_contribution",
+        TURN_INPUT_CONTRIBUTION,
+        crate::turn_input_contribution::MAX_TOKENS,
     ),
     T::fragment(
         "additional_context_developer",

@@ -58,6 +58,8 @@ use codex_fragments::token_budget_remaining::TokenBudgetRemaining;
 use codex_fragments::token_budget_reminder::TokenBudgetReminder;
 use codex_fragments::turn_aborted::TurnAborted;
 use codex_fragments::turn_aborted::TurnAbortedAudience;
+use codex_fragments::turn_input_contribution::ContributorEnvironment;
+use codex_fragments::turn_input_contribution::TurnInputContribution;
 use codex_fragments::unsupported_media::UnsupportedMedia;
 use codex_fragments::unsupported_media::UnsupportedModality;
 use codex_fragments::user_shell_command::UserShellCommand;
@@ -229,6 +231,22 @@ fn render_all(input: &str, templates: &TemplateSet) -> Vec<(&'static str, String
         (
             "internal_model_context",
             Box::new(InternalModelContext::new(source, input, templates)),
+        ),
+        (
+            "turn_input_contribution",
+            Box::new(
+                TurnInputContribution::new(
+                    input,
+                    &format!("{input} {{{{ cwd }}}}"),
+                    &[ContributorEnvironment {
+                        id: input,
+                        cwd: input,
+                        primary: true,
+                    }],
+                    templates,
+                )
+                .expect("a contribution"),
+            ),
         ),
         (
             "recommended_plugins",

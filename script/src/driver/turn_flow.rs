@@ -4,7 +4,8 @@
 //!
 //! 1. a `shell` command runs first as a task of its own (no context updates);
 //! 2. the turn starts, its context updates are recorded, then changed `additional_context`
-//!    entries, the user's message and the `hook_context` texts (the turn's input);
+//!    entries, the user's message and the `hook_context` texts (the turn's input), then what the
+//!    configured turn-input contributors add;
 //! 3. before the first request: the `subagent_status` notification (input that arrived while
 //!    the turn was starting) and the current-time reminder;
 //! 4. the first response: the scripted `tool_calls`, or the responder's output;
@@ -202,6 +203,9 @@ impl<'env> ScriptedSession<'env> {
             .map(|text| HookAdditionalContext::new(text, templates).into_response_item())
             .collect();
         self.session.record_injected_items(hook_context)?;
+        // Extensions' turn input follows the user's input, as upstream records it.
+        self.session
+            .record_injected_items(context.turn_input_contributions(templates))?;
         self.previous_turn = Some(PreviousTurnSettings {
             model: context.model.slug.clone(),
             personality: context.personality,

@@ -57,6 +57,8 @@ use codex_fragments::token_budget_remaining::TokenBudgetRemaining;
 use codex_fragments::token_budget_reminder::TokenBudgetReminder;
 use codex_fragments::turn_aborted::TurnAborted;
 use codex_fragments::turn_aborted::TurnAbortedAudience;
+use codex_fragments::turn_input_contribution::ContributorEnvironment;
+use codex_fragments::turn_input_contribution::TurnInputContribution;
 use codex_fragments::unsupported_media::UnsupportedMedia;
 use codex_fragments::unsupported_media::UnsupportedModality;
 use codex_fragments::user_shell_command::UserShellCommand;
@@ -170,6 +172,19 @@ fn rendered_fragment(
             "Keep the release on schedule.",
             templates,
         )),
+        "turn_input_contribution" => Box::new(
+            TurnInputContribution::new(
+                "environment-note",
+                "{{ environment_id }} works in {{ cwd }}",
+                &[ContributorEnvironment {
+                    id: "local",
+                    cwd: r"C:\workspace",
+                    primary: true,
+                }],
+                templates,
+            )
+            .expect("a contribution"),
+        ),
         "recommended_plugins" => Box::new(
             RecommendedPlugins::from_plugins(
                 &[RecommendedPlugin {

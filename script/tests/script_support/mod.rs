@@ -22,7 +22,7 @@ use codex_script::SessionEnvironment;
 use codex_script::run_script;
 
 /// Every example script, by file stem.
-pub const EXAMPLES: [&str; 7] = [
+pub const EXAMPLES: [&str; 8] = [
     "settings_changes",
     "cwd_agents_md",
     "model_switch",
@@ -30,6 +30,7 @@ pub const EXAMPLES: [&str; 7] = [
     "resume_after_model_change",
     "rollback",
     "reasoning",
+    "environments",
 ];
 
 pub fn examples_dir() -> PathBuf {

@@ -282,7 +282,7 @@ impl StepSection for EnvironmentsSection {
             current_date: Some(turn.current_date.clone()),
             timezone: Some(turn.timezone.clone()),
             network: turn.network.clone(),
-            filesystem: Some(filesystem_context(turn)),
+            filesystem: filesystem_context(turn),
             subagents: Some(
                 turn.subagents
                     .iter()

@@ -12,10 +12,12 @@ use super::environments::FilesystemContext;
 use super::environments::PermissionProfileContext;
 use crate::turn_context::TurnContext;
 
-/// The `<filesystem>` description of the sandbox policy: the workspace root (the cwd) and the
-/// permission profile the policy amounts to.
-pub(super) fn filesystem_context(turn: &TurnContext) -> FilesystemContext {
-    let cwd = turn.cwd.display().to_string();
+/// The `<filesystem>` description of the primary environment's sandbox: its workspace roots
+/// (verbatim, foreign ones included) and the permission profile the policy amounts to, whose
+/// workspace rules name the roots that are paths of this host. `None` without an environment.
+pub(super) fn filesystem_context(turn: &TurnContext) -> Option<FilesystemContext> {
+    let primary = turn.environments.first()?;
+    let host_roots: Vec<&std::path::Path> = primary.host_workspace_roots().collect();
     let entry = |access, target| FileSystemEntry {
         access,
         escalatable: None,
@@ -62,10 +64,12 @@ pub(super) fn filesystem_context(turn: &TurnContext) -> FilesystemContext {
             ..
         } => {
             let mut entries = readable(read_only_access);
-            entries.push(entry(
-                FileSystemAccess::Write,
-                FileSystemTarget::Path(cwd.clone()),
-            ));
+            entries.extend(host_roots.iter().map(|root| {
+                entry(
+                    FileSystemAccess::Write,
+                    FileSystemTarget::Path(root.display().to_string()),
+                )
+            }));
             entries.extend(writable_roots.iter().map(|root| {
                 entry(
                     FileSystemAccess::Write,
@@ -87,11 +91,13 @@ pub(super) fn filesystem_context(turn: &TurnContext) -> FilesystemContext {
             // Read-only folders of a writable workspace (version control, agent configuration
             // and, on the releases that protect them, cloud credentials).
             let protected = turn.profile().protected_workspace_folders;
-            entries.extend(protected.names().iter().map(|name| {
-                entry(
-                    FileSystemAccess::Read,
-                    FileSystemTarget::Path(turn.cwd.join(name).display().to_string()),
-                )
+            entries.extend(protected.names().iter().flat_map(|name| {
+                host_roots.iter().map(move |root| {
+                    entry(
+                        FileSystemAccess::Read,
+                        FileSystemTarget::Path(root.join(name).display().to_string()),
+                    )
+                })
             }));
             PermissionProfileContext::Managed {
                 file_system: FileSystemPolicy::Restricted {
@@ -113,8 +119,8 @@ pub(super) fn filesystem_context(turn: &TurnContext) -> FilesystemContext {
             target: FileSystemTarget::Path(path.display().to_string()),
         }));
     }
-    FilesystemContext {
-        workspace_roots: vec![cwd],
+    Some(FilesystemContext {
+        workspace_roots: primary.workspace_roots.clone(),
         permission_profile,
-    }
+    })
 }

@@ -382,3 +382,46 @@ fn catalog_rejects_unknown_input_fields() {
         "{error}"
     );
 }
+
+/// The primary environment's workspace roots are listed verbatim, foreign ones included; only
+/// the roots that are paths of this host get the workspace rules (written, with their protected
+/// folders). Without an environment there is no `<filesystem>` at all.
+#[cfg(not(windows))]
+#[test]
+fn filesystem_lists_every_root_and_rules_name_the_host_ones() {
+    use codex_protocol::SandboxPolicy;
+    use codex_protocol::openai_models::ModelInfo;
+
+    let mut turn = TurnContext::for_model("t", "u", ModelInfo::with_defaults("m"), "/repo");
+    turn.sandbox_policy = SandboxPolicy::WorkspaceWrite {
+        writable_roots: Vec::new(),
+        read_only_access: codex_protocol::ReadOnlyAccess::FullAccess,
+        network_access: false,
+        exclude_tmpdir_env_var: true,
+        exclude_slash_tmp: true,
+    };
+    turn.environments[0].workspace_roots = vec![
+        "/repo".to_string(),
+        r"C:\workspace".to_string(),
+        "/other".to_string(),
+    ];
+    let filesystem = super::super::environments_filesystem::filesystem_context(&turn)
+        .expect("a primary environment");
+    assert_eq!(
+        filesystem.render(),
+        concat!(
+            r"<filesystem><workspace_roots><root>/repo</root><root>C:\workspace</root><root>/other</root></workspace_roots>",
+            r#"<permission_profile type="managed"><file_system type="restricted"><entry access="read"><special>:root</special></entry>"#,
+            r#"<entry access="write"><path>/repo</path></entry><entry access="write"><path>/other</path></entry>"#,
+            r#"<entry access="read"><path>/repo/.git</path></entry><entry access="read"><path>/other/.git</path></entry>"#,
+            r#"<entry access="read"><path>/repo/.agents</path></entry><entry access="read"><path>/other/.agents</path></entry>"#,
+            r#"<entry access="read"><path>/repo/.codex</path></entry><entry access="read"><path>/other/.codex</path></entry>"#,
+            r"</file_system></permission_profile></filesystem>"
+        )
+    );
+    turn.environments.clear();
+    assert_eq!(
+        super::super::environments_filesystem::filesystem_context(&turn),
+        None
+    );
+}
