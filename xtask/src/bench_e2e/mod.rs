@@ -268,12 +268,12 @@ pub fn run_bench(root: &Path, options: &BenchOptions) -> Result<Measurements, Xt
             .and_then(|output| serde_json::from_slice::<serde_json::Value>(&output.stdout).ok())
             .map(|body| input_items(&body))
     };
+    measured.resumed_input_items = ours_items.map(|ours| InputItems { ours, real: None });
     match &real {
         Some(binary) => run_real(
             binary,
             dir,
             &long,
-            ours_items,
             &long_summary,
             options,
             &progress,
@@ -304,7 +304,6 @@ fn run_real(
     binary: &Path,
     dir: &Path,
     long: &Path,
-    ours_items: Option<usize>,
     summary: &GeneratedFile,
     options: &BenchOptions,
     progress: &Progress,
@@ -396,14 +395,15 @@ fn run_real(
     )
     .and_then(|medians| {
         let real = last_request_input_items(&mock)?;
-        if let Some(ours) = ours_items {
-            if real < ours / 2 {
+        if let Some(items) = &mut measured.resumed_input_items {
+            if real < items.ours / 2 {
                 return Err(format!(
-                    "the released CLI's resumed request carried {real} input items, ours \
-                     {ours}: it did not read the rollout's history"
+                    "the released CLI's resumed request carried {real} input items, ours {}: \
+                     it did not read the rollout's history",
+                    items.ours
                 ));
             }
-            measured.resumed_input_items = Some(InputItems { ours, real });
+            items.real = Some(real);
         }
         Ok(medians)
     });

@@ -158,7 +158,8 @@ pub struct Measurements {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InputItems {
     pub ours: usize,
-    pub real: usize,
+    /// `None` until the released CLI's resume ran.
+    pub real: Option<usize>,
 }
 
 /// How a goal came out.
@@ -324,10 +325,13 @@ pub fn render_table(measured: &Measurements) -> String {
             above.as_secs_f64() / ours.wall.as_secs_f64().max(1e-9)
         ));
     }
-    if let Some(items) = measured.resumed_input_items {
+    if let Some(InputItems {
+        ours,
+        real: Some(real),
+    }) = measured.resumed_input_items
+    {
         table.push_str(&format!(
-            "The resumed requests carried {} input items (ours) and {} (the released CLI's).\n",
-            items.ours, items.real
+            "The resumed requests carried {ours} input items (ours) and {real} (the released CLI's).\n"
         ));
     }
     table
