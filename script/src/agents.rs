@@ -11,10 +11,10 @@
 //! | `ends` | `"completed"` (default) \| `"unfinished"` | the child's turn completes and the parent's turn is told (`<subagent_notification>`), or the run stops with the child's turn still open |
 //! | `notice_reply` | `{"assistant": "text"}` \| `{"error": "message", "attempts": N}` | what the parent's model answers the request the notification brings: a reply, or an error on each of N attempts, which fails the parent's turn; absent, the run's responder answers |
 
-use serde_json::Map;
 use serde_json::Value;
 
 use super::ScriptError;
+use super::format::check_keys;
 
 /// The upstream tool that starts a sub-agent, and its namespace.
 pub const SPAWN_AGENT_TOOL: &str = "spawn_agent";
@@ -95,7 +95,7 @@ pub(super) fn parse_agent(value: &Value, location: &str) -> Result<ScriptedAgent
     let Value::Object(agent) = value else {
         return Err(ScriptError::invalid(location, "must be an object"));
     };
-    check(agent, AGENT_KEYS, location)?;
+    check_keys(agent, AGENT_KEYS, location)?;
     let text = |key: &str| match agent.get(key) {
         None => Ok(None),
         Some(Value::String(text)) => Ok(Some(text.clone())),
@@ -141,7 +141,7 @@ fn parse_notice_reply(value: &Value, location: &str) -> Result<NoticeReply, Scri
     let Value::Object(reply) = value else {
         return Err(ScriptError::invalid(location, "must be an object"));
     };
-    check(reply, &["assistant", "error", "attempts"], location)?;
+    check_keys(reply, &["assistant", "error", "attempts"], location)?;
     match (
         reply.get("assistant"),
         reply.get("error"),
@@ -171,18 +171,5 @@ fn parse_notice_reply(value: &Value, location: &str) -> Result<NoticeReply, Scri
             location,
             "must be {\"assistant\": \"text\"} or {\"error\": \"message\", \"attempts\"?: N}",
         )),
-    }
-}
-
-fn check(object: &Map<String, Value>, known: &[&str], location: &str) -> Result<(), ScriptError> {
-    match object.keys().find(|key| !known.contains(&key.as_str())) {
-        Some(key) => Err(ScriptError::invalid(
-            location,
-            format!(
-                "unknown key \"{key}\" (expected one of: {})",
-                known.join(", ")
-            ),
-        )),
-        None => Ok(()),
     }
 }

@@ -160,28 +160,25 @@ pub fn play_script(
     let mut agents = Vec::new();
     for (index, turn) in script.turns.iter().enumerate().skip(first_turn) {
         let location = format!("{}: turns[{index}]", script.name);
+        let configured = |layers: &[&SettingsLayer]| {
+            load_config(
+                layers,
+                &env.codex_home,
+                env.host,
+                &env.config_env,
+                &location,
+            )
+        };
         if let SessionContinuity::ResumeFromRollout { restart } = &turn.continuity {
             layers.push(restart);
         }
-        let mut config = load_config(
-            &layers,
-            &env.codex_home,
-            env.host,
-            &env.config_env,
-            &location,
-        )?;
+        let mut config = configured(&layers)?;
         if let Some(scratch) = &scratch
             && !turn.edits.is_empty()
         {
             apply_edits(turn, &config, env, scratch)?;
             // An edit may have changed CODEX_HOME's config.toml.
-            config = load_config(
-                &layers,
-                &env.codex_home,
-                env.host,
-                &env.config_env,
-                &location,
-            )?;
+            config = configured(&layers)?;
         }
         let mut session = match (state, start) {
             (RunState::Running(session), _) => match turn.continuity {
@@ -223,13 +220,7 @@ pub fn play_script(
         if let Some(fork) = turn.fork {
             if !turn.set.is_empty() {
                 layers.extend(&turn.set);
-                config = load_config(
-                    &layers,
-                    &env.codex_home,
-                    env.host,
-                    &env.config_env,
-                    &location,
-                )?;
+                config = configured(&layers)?;
             }
             let (finished, child) =
                 session.fork_thread(&config, fork.point, ScriptSink::memory())?;
@@ -248,13 +239,7 @@ pub fn play_script(
         }
         for operation in operations {
             layers.push(operation);
-            config = load_config(
-                &layers,
-                &env.codex_home,
-                env.host,
-                &env.config_env,
-                &location,
-            )?;
+            config = configured(&layers)?;
             session.apply_settings(&config)?;
         }
         let played = session.run_turn_steps(&config, turn, responder, requests)?;

@@ -320,14 +320,7 @@ impl SettingsLayer {
         }
         if key == "skills" {
             // Skill paths resolve against the script's folder, like the path keys.
-            let mut skills: SkillsToml =
-                entry
-                    .value
-                    .clone()
-                    .try_into()
-                    .map_err(|error: toml::de::Error| {
-                        invalid(error.message().trim().replace('\n', " "))
-                    })?;
+            let mut skills: SkillsToml = typed(&entry.value).map_err(invalid)?;
             skills.resolve_paths(base_dir);
             entry.value =
                 toml::Value::try_from(&skills).map_err(|error| invalid(error.to_string()))?;
@@ -335,14 +328,7 @@ impl SettingsLayer {
         if key == "environments" {
             // Environment paths of this host resolve against the script's folder, like the
             // path keys; foreign ones stay as written.
-            let mut environments: Vec<EnvironmentToml> =
-                entry
-                    .value
-                    .clone()
-                    .try_into()
-                    .map_err(|error: toml::de::Error| {
-                        invalid(error.message().trim().replace('\n', " "))
-                    })?;
+            let mut environments: Vec<EnvironmentToml> = typed(&entry.value).map_err(invalid)?;
             for environment in &mut environments {
                 environment.resolve_paths(base_dir);
             }
@@ -607,4 +593,12 @@ pub fn load_continued_config(
         );
     }
     Ok(config)
+}
+
+/// `value` read as a `T`; the error is TOML's message on one line.
+fn typed<T: serde::de::DeserializeOwned>(value: &toml::Value) -> Result<T, String> {
+    value
+        .clone()
+        .try_into()
+        .map_err(|error: toml::de::Error| error.message().trim().replace('\n', " "))
 }
