@@ -18,6 +18,13 @@ use std::process::ExitCode;
 use clap::Parser;
 use clap::Subcommand;
 
+/// mimalloc rather than the system allocator: reading a rollout allocates an item on one thread
+/// and frees it on another (inspect walks the lines while a thread reads them), which glibc's
+/// allocator makes slow; its version 2 returns freed memory soon enough that one huge line does
+/// not leave several copies of itself resident.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Exit code for every failure: unreadable or invalid input, unknown names, bad arguments.
 const EXIT_ERROR: u8 = 2;
 

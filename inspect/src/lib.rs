@@ -32,6 +32,7 @@ pub use inspect::CacheReport;
 pub use inspect::EmittedFragment;
 pub use inspect::EntryClass;
 pub use inspect::EntryReport;
+pub use inspect::EntryTexts;
 pub use inspect::ExchangeReport;
 pub use inspect::HistoryRewrite;
 pub use inspect::HtmlPage;

@@ -58,6 +58,7 @@ pub use reader::RolloutWarning;
 pub use reader::parse_rollout;
 pub use reader::read_rollout;
 pub use reader::read_rollout_for_replay;
+pub use reader::stream_rollout_for_replay;
 pub use reconstruct::ContextWindow;
 pub use reconstruct::ModelChanged;
 pub use reconstruct::PreviousTurnSettings;

@@ -5,6 +5,7 @@ use std::io::BufRead;
 use std::io::BufReader;
 use std::io::Read;
 use std::io::Seek;
+use std::ops::ControlFlow;
 use std::path::Path;
 
 use codex_protocol::rollout::RolloutItem;
@@ -135,9 +136,16 @@ pub fn read_rollout(
 /// [`io::ErrorKind::InvalidData`] error saying it is not a rollout.
 pub fn parse_rollout(reader: impl BufRead) -> io::Result<LoadedRollout> {
     let mut lines = Vec::new();
-    let warnings = read_lines(reader, &PayloadDetail::Full, Position::START, |read| {
-        lines.push(read.loaded())
-    })
+    let warnings = read_lines(
+        reader,
+        &PayloadDetail::Full,
+        Position::START,
+        Parsing::Parallel,
+        |read| {
+            lines.push(read.loaded());
+            ControlFlow::Continue(())
+        },
+    )
     .map_err(|failure| match failure {
         ParseFailure::Io(error) => error,
         ParseFailure::NotARollout(reason) => io::Error::new(io::ErrorKind::InvalidData, reason),
@@ -161,10 +169,39 @@ fn load_file(
     progress: Option<&Progress>,
 ) -> Result<LoadedRollout, RolloutError> {
     let mut lines = Vec::new();
-    let warnings = stream_file(path, &detail, Position::START, progress, |read| {
-        lines.push(read.loaded())
-    })?;
+    let warnings = stream_file(
+        path,
+        &detail,
+        Position::START,
+        Parsing::Parallel,
+        progress,
+        |read| {
+            lines.push(read.loaded());
+            ControlFlow::Continue(())
+        },
+    )?;
     Ok(LoadedRollout { lines, warnings })
+}
+
+/// Reads the rollout at `path` as [`read_rollout_for_replay`] does, but hands each line to
+/// `visit` as soon as it is parsed instead of collecting them, so a caller can work on the
+/// lines on another thread while this one reads the rest of the file (and parses it: the
+/// rayon pool is left to the caller). `visit` may stop the read early
+/// ([`ControlFlow::Break`]); the warnings of the damaged lines read so far are returned either
+/// way.
+pub fn stream_rollout_for_replay(
+    path: &Path,
+    progress: Option<&Progress>,
+    mut visit: impl FnMut(LoadedLine) -> ControlFlow<()>,
+) -> Result<Vec<RolloutWarning>, RolloutError> {
+    stream_file(
+        path,
+        &PayloadDetail::ReplaySummary,
+        Position::START,
+        Parsing::ReadingThread,
+        progress,
+        |read| visit(read.loaded()),
+    )
 }
 
 /// How the reading pass turns one line into a value.
@@ -190,6 +227,16 @@ impl LineParser for PayloadDetail {
     fn parse_reader(&self, reader: impl Read) -> serde_json::Result<RolloutLine> {
         parse_line_from_reader(reader, *self)
     }
+}
+
+/// Where a reading pass parses the lines of a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Parsing {
+    /// On the rayon pool, in parallel: for a caller that waits for the whole file.
+    Parallel,
+    /// On the thread that reads: for a caller that works on the lines on another thread
+    /// meanwhile, and would compete with the pool for the same cores.
+    ReadingThread,
 }
 
 /// Where a reading pass starts: a byte offset at the start of a line, and how many lines come
@@ -229,14 +276,15 @@ impl ReadLine<'_, RolloutLine> {
 }
 
 /// The one reading pass every reader here shares: opens `path` (a regular file only), reads it
-/// from `from`, hands each parsed line to `visit` as it is read, and returns the warnings of the
-/// damaged lines.
+/// from `from`, hands each parsed line to `visit` as it is read (until `visit` breaks), and
+/// returns the warnings of the damaged lines.
 pub(super) fn stream_file<P: LineParser>(
     path: &Path,
     parser: &P,
     from: Position,
+    parsing: Parsing,
     progress: Option<&Progress>,
-    visit: impl FnMut(ReadLine<'_, P::Parsed>),
+    visit: impl FnMut(ReadLine<'_, P::Parsed>) -> ControlFlow<()>,
 ) -> Result<Vec<RolloutWarning>, RolloutError> {
     let read_error = |source| RolloutError::Read {
         path: path.to_path_buf(),
@@ -255,6 +303,7 @@ pub(super) fn stream_file<P: LineParser>(
         BufReader::with_capacity(READ_BUFFER_BYTES, counted),
         parser,
         from,
+        parsing,
         visit,
     )
     .map_err(|failure| failure.for_path(path))
@@ -276,14 +325,15 @@ impl<R: Read> Read for CountingReader<'_, R> {
     }
 }
 
-/// Reads every line, handing each parsed one to `visit`. Until a line turns out to be JSON (a
+/// Reads every line, handing each parsed one to `visit`, and stops early when `visit` breaks.
+/// Until a line turns out to be JSON (a
 /// rollout line, or JSON of the wrong shape), the warnings of damaged lines are held back: when
 /// none of the first [`JSON_PROBE_LINES`] lines (or of a shorter file's lines) is JSON, the
 /// input is not a rollout and one [`NotARollout`] replaces them. A lone cut-short last line
 /// still loads as a warning: that is a rollout whose writer stopped in its first line.
 ///
 /// Lines are read in batches of about [`BATCH_BYTES`] and the lines of a batch are parsed in
-/// parallel; `visit` and the warnings still see them one by one in file order, so the result is
+/// parallel (with [`Parsing::Parallel`]); `visit` and the warnings still see them one by one in file order, so the result is
 /// the same as a line-by-line pass, and memory holds one batch beyond what `visit` keeps. A line
 /// longer than [`LONG_LINE_BYTES`] is parsed as it is read instead, so its bytes and what they
 /// parse into are not held at once.
@@ -291,7 +341,8 @@ fn read_lines<P: LineParser>(
     mut reader: impl BufRead,
     parser: &P,
     from: Position,
-    mut visit: impl FnMut(ReadLine<'_, P::Parsed>),
+    parsing: Parsing,
+    mut visit: impl FnMut(ReadLine<'_, P::Parsed>) -> ControlFlow<()>,
 ) -> Result<Vec<RolloutWarning>, ParseFailure> {
     let mut lines = LineOutcomes {
         line_number: from.lines_before,
@@ -324,17 +375,18 @@ fn read_lines<P: LineParser>(
             .zip(&ends)
             .map(|(start, &end)| (start, &batch[start..end]))
             .collect();
-        let parsed: Vec<Option<serde_json::Result<P::Parsed>>> = raw_lines
-            .par_iter()
-            .map(|(_, raw)| {
-                let text = raw.trim_ascii();
-                (!text.is_empty()).then(|| parser.parse(text))
-            })
-            .collect();
+        let parse = |(_, raw): &(usize, &[u8])| {
+            let text = raw.trim_ascii();
+            (!text.is_empty()).then(|| parser.parse(text))
+        };
+        let parsed: Vec<Option<serde_json::Result<P::Parsed>>> = match parsing {
+            Parsing::Parallel => raw_lines.par_iter().map(parse).collect(),
+            Parsing::ReadingThread => raw_lines.iter().map(parse).collect(),
+        };
         for ((start, raw), parsed) in raw_lines.iter().zip(parsed) {
             let terminated = raw.last() == Some(&b'\n');
             let offset = batch_offset + *start as u64;
-            lines.record(parsed, terminated, |line_number, parsed| {
+            let flow = lines.record(parsed, terminated, |line_number, parsed| {
                 visit(ReadLine {
                     line_number,
                     offset,
@@ -342,6 +394,9 @@ fn read_lines<P: LineParser>(
                     parsed,
                 })
             })?;
+            if flow.is_break() {
+                return lines.finish();
+            }
         }
         match next {
             Fill::Line => batch_offset += batch.len() as u64,
@@ -358,7 +413,7 @@ fn read_lines<P: LineParser>(
                     (Err(_), true) => None,
                     (parsed, _) => Some(parsed),
                 };
-                lines.record(parsed, rest.terminated, |line_number, parsed| {
+                let flow = lines.record(parsed, rest.terminated, |line_number, parsed| {
                     visit(ReadLine {
                         line_number,
                         offset,
@@ -366,6 +421,9 @@ fn read_lines<P: LineParser>(
                         parsed,
                     })
                 })?;
+                if flow.is_break() {
+                    return lines.finish();
+                }
                 batch_offset = offset + rest.bytes;
             }
         }
@@ -385,20 +443,21 @@ struct LineOutcomes {
 
 impl LineOutcomes {
     /// Takes the next line's outcome (`None`: blank), handing a parsed line and its number to
-    /// `visit`.
+    /// `visit`; what `visit` answers is passed on.
     fn record<T>(
         &mut self,
         parsed: Option<serde_json::Result<T>>,
         terminated: bool,
-        visit: impl FnOnce(usize, T),
-    ) -> Result<(), ParseFailure> {
+        visit: impl FnOnce(usize, T) -> ControlFlow<()>,
+    ) -> Result<ControlFlow<()>, ParseFailure> {
         self.line_number += 1;
         let line_number = self.line_number;
+        let mut flow = ControlFlow::Continue(());
         match parsed {
             None => {}
             Some(Ok(parsed)) => {
                 self.json_seen = true;
-                visit(line_number, parsed);
+                flow = visit(line_number, parsed);
             }
             Some(Err(error)) => {
                 let warning = damaged_line_warning(line_number, terminated, &error);
@@ -416,7 +475,7 @@ impl LineOutcomes {
                 line_number,
             )));
         }
-        Ok(())
+        Ok(flow)
     }
 
     fn finish(mut self) -> Result<Vec<RolloutWarning>, ParseFailure> {

@@ -11,6 +11,7 @@
 //! see, or a file changed in between), the rollout is read again in full, every line parsed.
 
 use std::borrow::Cow;
+use std::ops::ControlFlow;
 use std::path::Path;
 
 use codex_protocol::rollout::EVENT_MSG_LINE_TYPE;
@@ -27,6 +28,7 @@ use super::LoadedLine;
 use super::ReconstructedSession;
 use super::RolloutError;
 use super::RolloutWarning;
+use super::reader::Parsing;
 use super::reader::Position;
 use super::reader::ReadLine;
 use super::reader::stream_file;
@@ -247,9 +249,17 @@ pub fn resume_rollout(
     progress: Option<&Progress>,
 ) -> Result<ResumedRollout, RolloutError> {
     let mut pass = SkimPass::default();
-    let warnings = stream_file(path, &Skimming, Position::START, progress, |read| {
-        pass.push(read)
-    })?;
+    let warnings = stream_file(
+        path,
+        &Skimming,
+        Position::START,
+        Parsing::Parallel,
+        progress,
+        |read| {
+            pass.push(read);
+            ControlFlow::Continue(())
+        },
+    )?;
     if let Some(raw) = pass.newest_token_count.take() {
         match parse_line(raw.trim_ascii(), PayloadDetail::ResumeSummary) {
             Ok(line) => match &line.item {
@@ -278,10 +288,19 @@ pub fn resume_rollout(
         let mut consistent = true;
         // Damaged lines among these were reported by the first pass.
         tracing::subscriber::with_default(tracing::subscriber::NoSubscriber::default(), || {
-            stream_file(path, &PayloadDetail::ResumeSummary, from, None, |read| {
-                consistent &= expected.next().map(|&(_, number)| number) == Some(read.line_number);
-                lines.push(read.loaded());
-            })
+            stream_file(
+                path,
+                &PayloadDetail::ResumeSummary,
+                from,
+                Parsing::Parallel,
+                None,
+                |read| {
+                    consistent &=
+                        expected.next().map(|&(_, number)| number) == Some(read.line_number);
+                    lines.push(read.loaded());
+                    ControlFlow::Continue(())
+                },
+            )
         })?;
         if !consistent || expected.next().is_some() {
             return resume_reading_every_line(path);
@@ -307,8 +326,12 @@ fn resume_reading_every_line(path: &Path) -> Result<ResumedRollout, RolloutError
         path,
         &PayloadDetail::ResumeSummary,
         Position::START,
+        Parsing::Parallel,
         None,
-        |read| lines.push(read.loaded()),
+        |read| {
+            lines.push(read.loaded());
+            ControlFlow::Continue(())
+        },
     )?;
     Ok(ResumedRollout {
         warnings,

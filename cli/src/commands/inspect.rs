@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use codex_inspect::CorpusFile;
+use codex_inspect::EntryTexts;
 use codex_inspect::InspectOptions;
 use codex_inspect::Rows;
 use codex_inspect::digest_file;
@@ -108,8 +109,15 @@ pub fn run(args: &InspectArgs) -> anyhow::Result<Inspected> {
     }
     // The rollout is rebuilt with the catalog of its release.
     let catalogs = args.catalog.load_all(&TemplateSet::embedded())?;
+    // Only the JSON and HTML views of one rollout show entries' whole texts; the others keep
+    // previews, so a long rollout's inspection stays small.
+    let texts = match (args.rollout.is_dir(), args.format) {
+        (false, InspectFormat::Json | InspectFormat::Html) => EntryTexts::Whole,
+        (true, _) | (false, InspectFormat::Text | InspectFormat::Ndjson) => EntryTexts::PreviewOnly,
+    };
     let options = InspectOptions {
         release: args.codex_version,
+        texts,
         ..InspectOptions::by_release(&catalogs)
     };
     if args.rollout.is_dir() {

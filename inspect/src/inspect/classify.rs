@@ -1,5 +1,6 @@
 //! What each input item and content entry is, where it comes from, and what it costs.
 
+use std::borrow::Cow;
 use std::io;
 
 use codex_fragments::FragmentOrigin;
@@ -7,18 +8,21 @@ use codex_fragments::FragmentTypeInfo;
 use codex_fragments::USER_CONTENT_KIND_PREFIX;
 use codex_protocol::ContentItem;
 use codex_protocol::ContentItemKind;
+use codex_protocol::FunctionCallOutputBody;
 use codex_protocol::ResponseItem;
 use codex_protocol::models::LocalShellAction;
 use codex_protocol::models::ReasoningItemContent;
 use codex_protocol::models::ReasoningItemReasoningSummary;
 use serde::Serialize;
 
+use super::EntryTexts;
 use super::model::EntryClass;
 use super::model::EntryReport;
 use super::model::ItemReport;
 use super::model::Recognition;
 use super::model::TokenBreakdown;
 use super::model::TokenSource;
+use super::summary::preview;
 use super::tokens::TokenCounter;
 
 const ASSISTANT_ROLE: &str = "assistant";
@@ -41,9 +45,11 @@ pub(super) struct ClassifiedItem {
     pub tokens: TokenBreakdown,
 }
 
-/// Where the base instructions come from, for the Responses Lite message that carries them.
+/// Where the base instructions come from, for the Responses Lite message that carries them,
+/// and how much of each entry's text to keep.
 pub(super) struct ClassifyContext<'a> {
     pub instructions_provenance: &'a str,
+    pub texts: EntryTexts,
 }
 
 /// Classifies `item` at input position `index`. `sent_bytes` is the size of the item as the
@@ -57,18 +63,20 @@ pub(super) fn classify_item(
     counter: &mut TokenCounter,
 ) -> ClassifiedItem {
     let mut entries = Vec::new();
-    let mut push = |class: EntryClass, source: TokenSource, text: String| {
-        let tokens = counter.count(&text);
-        entries.push(EntryReport {
+    let mut push = |class: EntryClass, source: TokenSource, text: Cow<'_, str>| {
+        let mut entry = EntryReport {
             index: entries.len(),
             class,
             source,
             origin: None,
             content_kind: None,
-            bytes: text.len(),
-            tokens,
-            text,
-        });
+            bytes: 0,
+            tokens: 0,
+            text: String::new(),
+            preview: String::new(),
+        };
+        measure(&mut entry, text, context.texts, counter);
+        entries.push(entry);
     };
     let role = match item {
         ResponseItem::Message { role, content, .. } => {
@@ -77,9 +85,8 @@ pub(super) fn classify_item(
                 let kind = kinds
                     .and_then(|kinds| kinds.get(position))
                     .map(ContentItemKind::as_str);
-                let mut entry = classify_content(role, part, kind, context);
+                let mut entry = classify_content(role, part, kind, context, counter);
                 entry.index = position;
-                entry.tokens = counter.count(&entry.text);
                 entries.push(entry);
             }
             Some(role.clone())
@@ -100,7 +107,7 @@ pub(super) fn classify_item(
             push(
                 EntryClass::Reasoning,
                 TokenSource::NewInput,
-                texts.join("\n"),
+                Cow::Owned(texts.join("\n")),
             );
             None
         }
@@ -109,7 +116,7 @@ pub(super) fn classify_item(
             push(
                 EntryClass::ToolCall,
                 TokenSource::NewInput,
-                format!("local_shell {}", exec.command.join(" ")),
+                Cow::Owned(format!("local_shell {}", exec.command.join(" "))),
             );
             None
         }
@@ -126,7 +133,7 @@ pub(super) fn classify_item(
             push(
                 EntryClass::ToolCall,
                 TokenSource::NewInput,
-                format!("{qualified} {arguments}"),
+                Cow::Owned(format!("{qualified} {arguments}")),
             );
             None
         }
@@ -134,7 +141,7 @@ pub(super) fn classify_item(
             push(
                 EntryClass::ToolCall,
                 TokenSource::NewInput,
-                format!("{name} {input}"),
+                Cow::Owned(format!("{name} {input}")),
             );
             None
         }
@@ -146,17 +153,20 @@ pub(super) fn classify_item(
             push(
                 EntryClass::ToolCall,
                 TokenSource::NewInput,
-                format!("web_search {text}"),
+                Cow::Owned(format!("web_search {text}")),
             );
             None
         }
         ResponseItem::FunctionCallOutput { output, .. }
         | ResponseItem::CustomToolCallOutput { output, .. } => {
-            push(
-                EntryClass::ToolOutput,
-                TokenSource::NewInput,
-                output.text().unwrap_or_default(),
-            );
+            // A tool output's text is measured where it is: it can be tens of megabytes.
+            let text = match &output.body {
+                FunctionCallOutputBody::Text(text) => Cow::Borrowed(text.as_str()),
+                FunctionCallOutputBody::ContentItems(_) => {
+                    Cow::Owned(output.text().unwrap_or_default())
+                }
+            };
+            push(EntryClass::ToolOutput, TokenSource::NewInput, text);
             None
         }
         ResponseItem::Compaction {
@@ -165,16 +175,16 @@ pub(super) fn classify_item(
             push(
                 EntryClass::Other,
                 TokenSource::NewInput,
-                format!(
+                Cow::Owned(format!(
                     "[encrypted compaction summary, {} bytes]",
                     encrypted_content.len()
-                ),
+                )),
             );
             None
         }
         ResponseItem::AdditionalTools { role, tools, .. } => {
             let text = serde_json::to_string(tools).unwrap_or_default();
-            push(EntryClass::Tools, TokenSource::Tools, text);
+            push(EntryClass::Tools, TokenSource::Tools, Cow::Owned(text));
             Some(role.clone())
         }
         ResponseItem::Other(raw) => {
@@ -184,7 +194,7 @@ pub(super) fn classify_item(
                 Some(name) if name.ends_with("_output") => EntryClass::ToolOutput,
                 Some(_) | None => EntryClass::Other,
             };
-            push(class, TokenSource::NewInput, raw.to_string());
+            push(class, TokenSource::NewInput, Cow::Owned(raw.to_string()));
             raw.get("role")
                 .and_then(serde_json::Value::as_str)
                 .map(str::to_string)
@@ -216,18 +226,37 @@ pub(super) fn classify_item(
     }
 }
 
-/// One content part of a `role` message (tokens are counted by the caller).
+/// Fills in `entry`'s size, tokens, preview and (as `texts` asks) text.
+fn measure(
+    entry: &mut EntryReport,
+    text: Cow<'_, str>,
+    texts: EntryTexts,
+    counter: &mut TokenCounter,
+) {
+    entry.bytes = text.len();
+    entry.tokens = counter.count(&text);
+    entry.preview = preview(&text);
+    entry.text = match texts {
+        EntryTexts::Whole => text.into_owned(),
+        EntryTexts::PreviewOnly => String::new(),
+    };
+}
+
+/// One content part of a `role` message.
 fn classify_content(
     role: &str,
     part: &ContentItem,
     kind: Option<&str>,
     context: &ClassifyContext<'_>,
+    counter: &mut TokenCounter,
 ) -> EntryReport {
     let text = match part {
-        ContentItem::InputText { text } | ContentItem::OutputText { text, .. } => text.clone(),
-        ContentItem::InputImage { .. } => "[image]".to_string(),
-        ContentItem::InputAudio { .. } => "[audio]".to_string(),
-        ContentItem::Other(raw) => raw.to_string(),
+        ContentItem::InputText { text } | ContentItem::OutputText { text, .. } => {
+            Cow::Borrowed(text.as_str())
+        }
+        ContentItem::InputImage { .. } => Cow::Borrowed("[image]"),
+        ContentItem::InputAudio { .. } => Cow::Borrowed("[audio]"),
+        ContentItem::Other(raw) => Cow::Owned(raw.to_string()),
     };
     let mut entry = EntryReport {
         index: 0,
@@ -235,18 +264,19 @@ fn classify_content(
         source: TokenSource::NewInput,
         origin: None,
         content_kind: kind.map(str::to_string),
-        bytes: text.len(),
+        bytes: 0,
         tokens: 0,
-        text,
+        text: String::new(),
+        preview: String::new(),
     };
     let recorded_kind = kind.filter(|kind| !kind.is_empty() && *kind != ContentItemKind::UNKNOWN);
-    match injected_fragment(role, &entry.text, kind) {
+    match injected_fragment(role, &text, kind) {
         Some((info, recognised_by)) => {
             entry.source = fragment_source(info);
             entry.origin = if info.name == BASE_INSTRUCTIONS_FRAGMENT {
                 Some(context.instructions_provenance.to_string())
             } else {
-                fragment_origin(info, &entry.text)
+                fragment_origin(info, &text)
             };
             entry.class = if info.name == BASE_INSTRUCTIONS_FRAGMENT {
                 EntryClass::BaseInstructions
@@ -261,13 +291,14 @@ fn classify_content(
             // Text whose kind says a person wrote it may still copy a fragment's markers.
             let imitates = recorded_kind
                 .filter(|kind| kind.starts_with(USER_CONTENT_KIND_PREFIX))
-                .and_then(|_| codex_fragments::classify(role, &entry.text, None))
+                .and_then(|_| codex_fragments::classify(role, &text, None))
                 .map(|info| info.name.to_string());
             entry.class = EntryClass::UserText { imitates };
         }
         None if role == ASSISTANT_ROLE => entry.class = EntryClass::AssistantOutput,
         None => entry.source = TokenSource::DeveloperContext,
     }
+    measure(&mut entry, text, context.texts, counter);
     entry
 }
 

@@ -15,4 +15,6 @@ pub enum InspectError {
     Request(#[from] RequestBuildError),
     #[error("cannot serialize the inspection: {0}")]
     Json(#[from] serde_json::Error),
+    #[error("cannot start a thread to read the rollout: {source}")]
+    Thread { source: std::io::Error },
 }

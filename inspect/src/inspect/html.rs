@@ -17,7 +17,6 @@ use super::model::TokenBreakdown;
 use super::model::TokenSource;
 use super::model::ToolsOrigin;
 use super::render_json;
-use super::summary::preview;
 use super::text::cache_summary;
 use super::text::class_label;
 
@@ -353,7 +352,7 @@ fn render_item(page: &mut String, item: &ItemReport) {
             escape(&class_label(entry)),
             escape(entry.source.label()),
             entry.tokens,
-            escape(&preview(&entry.text)),
+            escape(&entry.preview),
             escape(&entry.text)
         );
     }

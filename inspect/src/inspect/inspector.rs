@@ -12,6 +12,7 @@ use codex_protocol::ContentItemKind;
 use codex_protocol::ResponseItem;
 use codex_protocol::rollout::WorldStateItem;
 
+use super::EntryTexts;
 use super::InspectError;
 use super::classify::ClassifyContext;
 use super::classify::classify_item;
@@ -60,6 +61,7 @@ struct TurnDraft {
 
 pub(super) struct Inspector<'c> {
     setups: RequestSetups<'c>,
+    texts: EntryTexts,
     counter: TokenCounter,
     instructions_provenance: String,
     fields: Vec<FieldTokens>,
@@ -73,8 +75,13 @@ pub(super) struct Inspector<'c> {
 }
 
 impl<'c> Inspector<'c> {
-    pub fn new(setups: RequestSetups<'c>, instructions_provenance: String) -> Self {
+    pub fn new(
+        setups: RequestSetups<'c>,
+        instructions_provenance: String,
+        texts: EntryTexts,
+    ) -> Self {
         Self {
+            texts,
             setups,
             counter: TokenCounter::new(),
             instructions_provenance,
@@ -225,6 +232,7 @@ impl WalkVisitor for Inspector<'_> {
         self.ledger.keep(carried);
         let context = ClassifyContext {
             instructions_provenance: &self.instructions_provenance,
+            texts: self.texts,
         };
         let mut items = Vec::new();
         for (index, item) in prefix

@@ -21,6 +21,7 @@
 //! recognised by recorded content kinds first and by markers otherwise; an entry recognised by
 //! markers alone is reported as such, since a user could have typed it.
 
+mod ahead;
 mod classify;
 mod client_metadata;
 mod compactions;
@@ -31,6 +32,7 @@ mod model;
 mod rebuild;
 mod setup;
 mod stats;
+mod stream;
 mod summary;
 mod text;
 mod tokens;
@@ -45,8 +47,10 @@ use codex_models_manager::ReleaseCatalogs;
 use codex_protocol::BaseInstructions;
 use codex_protocol::BaseInstructionsProvenance;
 use codex_protocol::rollout::RolloutItem;
+use codex_protocol::rollout::SessionMeta;
 use codex_release::CodexRelease;
 use codex_rollout::LoadedRollout;
+use codex_rollout::RolloutWarning;
 use codex_rollout::read_rollout_for_replay;
 use codex_rollout::release_of_lines;
 use codex_utils_progress::Progress;
@@ -106,6 +110,18 @@ pub struct InspectOptions<'a> {
     pub release: Option<CodexRelease>,
     /// Advanced by the bytes of the file [`inspect_file`] reads.
     pub progress: Option<&'a Progress>,
+    /// How much of each entry's text the inspection keeps.
+    pub texts: EntryTexts,
+}
+
+/// How much of each entry's text an inspection keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryTexts {
+    /// The whole text (what the JSON and HTML views show).
+    Whole,
+    /// Only the preview one-line views show: an inspection of a long rollout then holds a few
+    /// bytes per entry instead of everything the rollout says.
+    PreviewOnly,
 }
 
 /// The catalog an inspection resolves models with.
@@ -125,6 +141,7 @@ impl<'a> InspectOptions<'a> {
             provider: None,
             release: None,
             progress: None,
+            texts: EntryTexts::Whole,
         }
     }
 
@@ -135,6 +152,7 @@ impl<'a> InspectOptions<'a> {
             provider: None,
             release: None,
             progress: None,
+            texts: EntryTexts::Whole,
         }
     }
 
@@ -153,8 +171,8 @@ pub fn release_for_rollout(
     loaded: &LoadedRollout,
     asked: Option<CodexRelease>,
 ) -> (CodexRelease, String) {
-    if let Some(release) = asked {
-        return (release, "--codex-version".to_string());
+    if let Some(asked) = asked_release(asked) {
+        return asked;
     }
     match release_of_lines(loaded.lines.iter().map(|loaded| &loaded.line)) {
         Some((release, why)) => (release, why),
@@ -166,6 +184,11 @@ pub fn release_for_rollout(
             ),
         ),
     }
+}
+
+/// The release `--codex-version` asked for, with the reason reports print.
+fn asked_release(asked: Option<CodexRelease>) -> Option<(CodexRelease, String)> {
+    asked.map(|release| (release, "--codex-version".to_string()))
 }
 
 /// What the rollout says about the thread as a whole.
@@ -189,9 +212,19 @@ fn thread_facts(loaded: &LoadedRollout, options: &InspectOptions<'_>) -> ThreadF
         | RolloutItem::Compacted(_)
         | RolloutItem::Other { .. } => None,
     });
-    let (release, release_reason) = release_for_rollout(loaded, options.release);
-    let mut warnings: Vec<String> = loaded
-        .warnings
+    let release = release_for_rollout(loaded, options.release);
+    thread_facts_of(meta.map(|meta| &**meta), release, &loaded.warnings, options)
+}
+
+/// The facts of a thread whose first `session_meta` is `meta`, written by `release` (with the
+/// reason), whose reading skipped the lines `load_warnings` name.
+fn thread_facts_of(
+    meta: Option<&SessionMeta>,
+    (release, release_reason): (CodexRelease, String),
+    load_warnings: &[RolloutWarning],
+    options: &InspectOptions<'_>,
+) -> ThreadFacts {
+    let mut warnings: Vec<String> = load_warnings
         .iter()
         .map(|warning| warning.message.clone())
         .collect();
@@ -260,30 +293,36 @@ pub fn inspect_rollout(
     options: &InspectOptions<'_>,
 ) -> Result<Inspection, InspectError> {
     let facts = thread_facts(loaded, options);
-    inspect(facts, loaded.lines.len(), options, |inspector| {
-        walk::walk_borrowed(loaded, inspector)
-    })
+    let mut inspector = start_inspection(&facts, options);
+    walk::walk_borrowed(loaded, &mut inspector)?;
+    Ok(finish_inspection(facts, inspector, loaded.lines.len()))
 }
 
 /// Reads the rollout at `path` (tolerantly; event payloads only as far as replaying needs them)
-/// and inspects it.
+/// and inspects it. The lines are walked while the file is read, on a thread of its own.
 pub fn inspect_file(path: &Path, options: &InspectOptions<'_>) -> Result<Inspection, InspectError> {
-    let loaded = read_rollout_for_replay(path, options.progress)?;
+    let start = options.progress.map(Progress::position);
+    let loaded = match stream::inspect_streamed(path, options)? {
+        stream::Streamed::Inspected(inspection) => return Ok(inspection),
+        stream::Streamed::Whole(loaded) => loaded,
+        stream::Streamed::ReadAgain => {
+            if let (Some(progress), Some(start)) = (options.progress, start) {
+                progress.set_position(start);
+            }
+            read_rollout_for_replay(path, options.progress)?
+        }
+    };
     let facts = thread_facts(&loaded, options);
     let lines = loaded.lines.len();
+    let mut inspector = start_inspection(&facts, options);
     // The file's lines are not needed afterwards: history takes its items instead of copies.
-    inspect(facts, lines, options, |inspector| {
-        walk::walk_owned(loaded, inspector)
-    })
+    walk::walk_owned(loaded, &mut inspector)?;
+    Ok(finish_inspection(facts, inspector, lines))
 }
 
-fn inspect(
-    facts: ThreadFacts,
-    rollout_lines: usize,
-    options: &InspectOptions<'_>,
-    walk: impl FnOnce(&mut Inspector<'_>) -> Result<(), InspectError>,
-) -> Result<Inspection, InspectError> {
-    let provenance = match facts
+/// How the base instructions' provenance reads in reports.
+fn provenance(facts: &ThreadFacts) -> String {
+    match facts
         .base_instructions
         .as_ref()
         .map(|base| &base.provenance)
@@ -291,22 +330,37 @@ fn inspect(
         Some(Some(BaseInstructionsProvenance::Custom)) => "custom".to_string(),
         Some(Some(BaseInstructionsProvenance::Model { model })) => format!("model {model}"),
         Some(None) | None => "none".to_string(),
-    };
-    let mut inspector = Inspector::new(
-        request_setups(&facts, options),
-        format!("session_meta base instructions, provenance {provenance}"),
-    );
-    walk(&mut inspector)?;
+    }
+}
+
+/// The visitor that walks the thread `facts` describe.
+fn start_inspection<'c>(facts: &ThreadFacts, options: &InspectOptions<'c>) -> Inspector<'c> {
+    Inspector::new(
+        request_setups(facts, options),
+        format!(
+            "session_meta base instructions, provenance {}",
+            provenance(facts)
+        ),
+        options.texts,
+    )
+}
+
+/// The inspection of a walked rollout of `rollout_lines` lines.
+fn finish_inspection(
+    facts: ThreadFacts,
+    mut inspector: Inspector<'_>,
+    rollout_lines: usize,
+) -> Inspection {
     let base_instructions = facts
         .base_instructions
         .as_ref()
         .map(|base| InstructionsReport {
-            provenance,
+            provenance: provenance(&facts),
             bytes: base.text.len(),
             tokens: inspector.counter().count(&base.text),
         });
     let (requests, timeline) = inspector.finish();
-    Ok(Inspection {
+    Inspection {
         thread_id: facts.thread_id,
         release: ReleaseReport {
             name: facts.release.name().to_string(),
@@ -318,7 +372,7 @@ fn inspect(
         timeline,
         warnings: facts.warnings,
         recording: None,
-    })
+    }
 }
 
 /// The whole body of every request `loaded` records, in order.

@@ -168,7 +168,12 @@ pub struct EntryReport {
     pub content_kind: Option<String>,
     pub bytes: usize,
     pub tokens: usize,
+    /// The whole text; empty when the inspection keeps previews only
+    /// ([`EntryTexts::PreviewOnly`](crate::EntryTexts::PreviewOnly)).
     pub text: String,
+    /// The start of the text's first line, as one-line views show it.
+    #[serde(skip)]
+    pub preview: String,
 }
 
 /// What an entry is.

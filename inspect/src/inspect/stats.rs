@@ -10,6 +10,7 @@ use codex_protocol::models::ContentItemKind;
 use codex_protocol::models::ResponseItem;
 use serde::Serialize;
 
+use super::EntryTexts;
 use super::classify::ClassifyContext;
 use super::classify::classify_item;
 use super::classify::serialized_len;
@@ -134,6 +135,7 @@ impl RequestStatsAccumulator {
     pub fn add(&mut self, body: &ResponsesRequest) -> &RequestStat {
         let context = ClassifyContext {
             instructions_provenance: "request input",
+            texts: EntryTexts::Whole,
         };
         self.items.clear();
         let counter = &mut self.counter;

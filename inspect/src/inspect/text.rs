@@ -15,7 +15,6 @@ use super::model::TimelineTurn;
 use super::model::TokenBreakdown;
 use super::model::TokenSource;
 use super::model::ToolsOrigin;
-use super::summary::preview;
 
 /// Characters of a merge patch shown in the timeline.
 const PATCH_PREVIEW_CHARS: usize = 100;
@@ -188,7 +187,7 @@ fn render_item(out: &mut String, item: &ItemReport) {
             entry.source.label(),
             entry.bytes,
             entry.tokens,
-            preview(&entry.text)
+            entry.preview
         );
     }
 }

@@ -33,7 +33,8 @@ use codex_rollout::LoadedRollout;
 use serde_json::Value;
 
 use super::InspectError;
-use super::compactions::compaction_summary_outputs;
+use super::ahead::Ahead;
+use super::ahead::WalkLine;
 use super::compactions::legacy_compaction_histories;
 use super::model::RequestKind;
 
@@ -260,18 +261,37 @@ struct Walker {
     rewrite: Option<Rewrite>,
 }
 
+/// The history each legacy compaction (one without a replacement history) leaves, keyed by the
+/// compaction's position among the lines, when it could be rebuilt ahead of the walk.
+pub(super) enum LegacyHistories {
+    /// Rebuilt from the whole rollout (`legacy_compaction_histories`).
+    Rebuilt(HashMap<usize, Vec<ResponseItem>>),
+    /// Not available: the walk reads lines as they arrive and stops at a legacy compaction.
+    Unavailable,
+}
+
+/// How a walk ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Walked {
+    /// Every line was read.
+    Complete,
+    /// A legacy compaction was reached without [`LegacyHistories::Rebuilt`]: the rollout must
+    /// be walked again from the whole of it, with a fresh visitor.
+    NeedsWholeRollout,
+}
+
 /// Walks `loaded`, copying the items history keeps.
 pub(super) fn walk_borrowed(
     loaded: &LoadedRollout,
     visitor: &mut impl WalkVisitor,
 ) -> Result<(), InspectError> {
-    let legacy = legacy_compaction_histories(loaded);
-    let summaries = compaction_summary_outputs(loaded);
+    let legacy = LegacyHistories::Rebuilt(legacy_compaction_histories(loaded));
     let lines = loaded
         .lines
         .iter()
         .map(|line| (line.line_number, Cow::Borrowed(&line.line.item)));
-    walk(lines, legacy, &summaries, visitor)
+    // Every legacy compaction's history is rebuilt, so the walk reads every line.
+    walk(lines, legacy, visitor).map(|_| ())
 }
 
 /// Walks `loaded`, moving the items history keeps out of it.
@@ -279,24 +299,22 @@ pub(super) fn walk_owned(
     loaded: LoadedRollout,
     visitor: &mut impl WalkVisitor,
 ) -> Result<(), InspectError> {
-    let legacy = legacy_compaction_histories(&loaded);
-    let summaries = compaction_summary_outputs(&loaded);
+    let legacy = LegacyHistories::Rebuilt(legacy_compaction_histories(&loaded));
     let lines = loaded
         .lines
         .into_iter()
         .map(|line| (line.line_number, Cow::Owned(line.line.item)));
-    walk(lines, legacy, &summaries, visitor)
+    walk(lines, legacy, visitor).map(|_| ())
 }
 
 /// Reports every request, turn start, recorded item, world-state record and history rewrite of
-/// `lines` (line number and item, in file order); `summaries` are the positions of compaction
-/// summaries (`compaction_summary_outputs`).
-fn walk<'a>(
-    lines: impl Iterator<Item = (usize, Cow<'a, RolloutItem>)>,
-    mut legacy: HashMap<usize, Vec<ResponseItem>>,
-    summaries: &HashSet<usize>,
+/// `lines` (line number and item, in file order), reading ahead only as far as telling a
+/// compaction's summary request from a turn's needs.
+pub(super) fn walk<'a>(
+    lines: impl Iterator<Item = WalkLine<'a>>,
+    mut legacy: LegacyHistories,
     visitor: &mut impl WalkVisitor,
-) -> Result<(), InspectError> {
+) -> Result<Walked, InspectError> {
     let mut walker = Walker {
         history: ContextManager::new(),
         pairing: Pairing::default(),
@@ -310,7 +328,12 @@ fn walk<'a>(
         turn_context: None,
         rewrite: None,
     };
-    for (index, (line, item)) in lines.enumerate() {
+    let mut lines = Ahead::new(lines);
+    let mut index = 0;
+    while let Some((line, item)) = lines.next() {
+        // The line's position among the lines (legacy histories are keyed by it).
+        let position = index;
+        index += 1;
         match &*item {
             RolloutItem::ResponseItem(recorded) => {
                 if !is_api_item(recorded) {
@@ -333,7 +356,7 @@ fn walk<'a>(
                         walker.unanswered_output_at = Some(walker.history.len());
                     }
                 } else {
-                    let kind = match summaries.contains(&index) {
+                    let kind = match lines.compaction_follows() {
                         true => RequestKind::Compaction,
                         false => RequestKind::Turn,
                     };
@@ -362,7 +385,12 @@ fn walk<'a>(
                         | RolloutItem::WorldState(_)
                         | RolloutItem::Other { .. } => Vec::new(),
                     },
-                    false => legacy.remove(&index).unwrap_or_default(),
+                    false => match &mut legacy {
+                        LegacyHistories::Rebuilt(histories) => {
+                            histories.remove(&position).unwrap_or_default()
+                        }
+                        LegacyHistories::Unavailable => return Ok(Walked::NeedsWholeRollout),
+                    },
                 };
                 // The replaced history is the previous request's input: moved, not copied.
                 let mut replaced = walker.history.swap(replacement);
@@ -414,7 +442,7 @@ fn walk<'a>(
             }
         }
     }
-    Ok(())
+    Ok(Walked::Complete)
 }
 
 impl Walker {
