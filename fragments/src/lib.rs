@@ -63,6 +63,7 @@ mod contextual_user_message;
 mod error;
 mod registry;
 pub mod sections;
+mod o200k;
 mod size_cap;
 
 pub use error::FragmentError;
@@ -71,6 +72,7 @@ pub use size_cap::MAX_INJECTED_ITEM_TOKENS;
 pub use size_cap::cap_tokens;
 pub use size_cap::fits_in_tokens;
 pub use size_cap::load_tokenizer_in_background;
+pub use size_cap::o200k_piece_token_count;
 pub use size_cap::o200k_token_count;
 
 // The registry: one row per fragment type, and the lists and classifier derived from it.

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use codex_context_fragments::FragmentSpec;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
-use tiktoken_rs::CoreBPE;
+use super::o200k::O200k;
 
 /// Upstream's limit for one injected context item, in o200k tokens.
 pub const MAX_INJECTED_ITEM_TOKENS: usize = 10_000;
@@ -34,11 +34,11 @@ pub enum Keep {
     HeadAndTail,
 }
 
-static O200K: OnceLock<Option<CoreBPE>> = OnceLock::new();
+static O200K: OnceLock<Option<O200k>> = OnceLock::new();
 
-fn o200k() -> Option<&'static CoreBPE> {
+fn o200k() -> Option<&'static O200k> {
     O200K
-        .get_or_init(|| match tiktoken_rs::o200k_base() {
+        .get_or_init(|| match O200k::load() {
             Ok(tokenizer) => Some(tokenizer),
             Err(error) => {
                 // Byte lengths bound token counts from above, so caps still hold without it.
@@ -52,7 +52,7 @@ fn o200k() -> Option<&'static CoreBPE> {
 }
 
 /// Loads the o200k vocabulary on a thread of its own, so that a command which will count tokens
-/// after reading its input (resume, fork, inspect) does not wait the quarter of a second loading
+/// after reading its input (resume, fork, inspect) does not wait the few milliseconds loading
 /// takes: the first count waits only for what is left of it. Calling it again does nothing.
 pub fn load_tokenizer_in_background() {
     if O200K.get().is_some() {
@@ -74,8 +74,19 @@ pub fn load_tokenizer_in_background() {
 /// cannot be loaded.
 pub fn o200k_token_count(text: &str) -> usize {
     match o200k() {
-        Some(tokenizer) => tokenizer.encode_ordinary(text).len(),
+        Some(tokenizer) => tokenizer.count(text),
         None => text.len(),
+    }
+}
+
+/// The number of o200k tokens in `piece`, one piece of text as o200k's pattern cuts it (a run
+/// of letters with what leads it, up to three digits, a run of symbols, a run of whitespace):
+/// what [`o200k_token_count`] adds up for each piece, for callers that cut text themselves.
+/// Falls back to the byte length, like it.
+pub fn o200k_piece_token_count(piece: &str) -> usize {
+    match o200k() {
+        Some(tokenizer) => tokenizer.piece_count(piece.as_bytes()),
+        None => piece.len(),
     }
 }
 
@@ -88,18 +99,10 @@ pub fn fits_in_tokens(text: &str, max_tokens: usize) -> bool {
 /// Byte offsets at which the tokens of `text` end, starting with 0. Offsets may fall inside a
 /// multi-byte character; callers round them to character boundaries.
 fn token_boundaries(text: &str) -> Vec<usize> {
-    let Some(tokenizer) = o200k() else {
-        return (0..=text.len()).collect();
-    };
-    let mut boundaries = vec![0];
-    let mut end = 0;
-    for token in tokenizer.encode_ordinary(text) {
-        end += tokenizer
-            .decode_bytes(&[token])
-            .map_or(1, |bytes| bytes.len());
-        boundaries.push(end.min(text.len()));
+    match o200k() {
+        Some(tokenizer) => tokenizer.boundaries(text),
+        None => (0..=text.len()).collect(),
     }
-    boundaries
 }
 
 fn floor_char_boundary(text: &str, mut index: usize) -> usize {

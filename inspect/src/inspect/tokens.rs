@@ -3,13 +3,14 @@
 //! tiktoken splits text into pieces with a regular expression and encodes each piece on its
 //! own, so a count is the sum of per-piece counts. For ASCII text this module finds the pieces
 //! with a hand-written scanner equivalent to the o200k pattern (tested against tiktoken) and
-//! remembers the count of every short piece it has seen; only unseen pieces go through the
-//! tokenizer. Text with any non-ASCII character is counted by the tokenizer directly.
+//! remembers the count of every short piece it has seen; only unseen pieces are byte-pair
+//! encoded. Text with any non-ASCII character is counted by the tokenizer directly.
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::hash::Hasher;
 
+use codex_fragments::o200k_piece_token_count;
 use codex_fragments::o200k_token_count;
 
 /// Pieces longer than this are counted every time rather than remembered: long pieces are
@@ -120,7 +121,7 @@ impl TokenCounter {
             if let Some(count) = self.short.get(&key) {
                 return *count as usize;
             }
-            let count = o200k_token_count(piece);
+            let count = o200k_piece_token_count(piece);
             if self.short.len() < MEMO_MAX_PIECES
                 && let Ok(stored) = u32::try_from(count)
             {
@@ -131,7 +132,7 @@ impl TokenCounter {
         if let Some(count) = self.long.get(piece) {
             return *count as usize;
         }
-        let count = o200k_token_count(piece);
+        let count = o200k_piece_token_count(piece);
         if piece.len() <= MEMO_MAX_PIECE_BYTES
             && self.long.len() < MEMO_MAX_PIECES
             && let Ok(stored) = u32::try_from(count)
