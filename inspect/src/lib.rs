@@ -63,6 +63,7 @@ pub use inspect::render_html;
 pub use inspect::render_html_page;
 pub use inspect::render_json;
 pub use inspect::render_text;
+pub use inspect::write_text;
 
 // `inspect DIR`: many rollouts inspected in parallel, each reduced to a session summary and
 // (for `--format ndjson`) one flat row per request, handed back in path order.

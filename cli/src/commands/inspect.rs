@@ -1,6 +1,7 @@
 //! `codex-context inspect`: every request a rollout records, rebuilt and traced to its sources;
 //! for a folder, every rollout under it (`inspect_dir`).
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -14,6 +15,7 @@ use codex_inspect::inspect_file;
 use codex_inspect::render_html;
 use codex_inspect::render_json;
 use codex_inspect::render_text;
+use codex_inspect::write_text;
 use codex_prompts::TemplateSet;
 use codex_release::CodexRelease;
 use codex_utils_fs::write_atomic;
@@ -150,6 +152,24 @@ pub fn run(args: &InspectArgs) -> anyhow::Result<Inspected> {
     };
     let cannot_inspect = || format!("cannot inspect {}", args.rollout.display());
     let inspection = || inspect_file(&args.rollout, &options).with_context(cannot_inspect);
+    if let (InspectFormat::Text, None) = (args.format, &args.out) {
+        // Tens of megabytes for a long rollout: written as it is rendered.
+        let inspection = inspection()?;
+        progress.finish();
+        let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+        match write_text(&inspection, &mut stdout).and_then(|()| stdout.flush()) {
+            Ok(()) => {}
+            // A closed pipe (`| head`) means the reader has all it wants.
+            Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
+            Err(error) => {
+                return Err(anyhow::Error::new(error).context("cannot write to standard output"));
+            }
+        }
+        return Ok(Inspected {
+            output: String::new(),
+            exit_code: ExitCode::SUCCESS,
+        });
+    }
     let report = match args.format {
         InspectFormat::Text => render_text(&inspection()?),
         InspectFormat::Json => render_json(&inspection()?)?,

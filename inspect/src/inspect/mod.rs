@@ -91,6 +91,7 @@ pub use stats::request_stats;
 pub(crate) use text::breakdown_header;
 pub(crate) use text::breakdown_row;
 pub use text::render_text;
+pub use text::write_text;
 pub use tokens::TokenCounter;
 
 use inspector::Inspector;

@@ -2,6 +2,9 @@
 //! source, the cache report, then the world-state timeline.
 
 use std::fmt::Write as _;
+use std::io;
+
+use rayon::prelude::*;
 
 use super::model::CacheReport;
 use super::model::EntryClass;
@@ -19,12 +22,37 @@ use super::model::ToolsOrigin;
 /// Characters of a merge patch shown in the timeline.
 const PATCH_PREVIEW_CHARS: usize = 100;
 
+/// Requests rendered together on one thread.
+const RENDER_CHUNK_REQUESTS: usize = 256;
+
+/// Chunks rendered at once, in parallel, before they are handed on.
+const RENDER_CHUNKS_AT_ONCE: usize = 8;
+
 /// Widths of the token table's label and number columns.
 const LABEL_WIDTH: usize = 11;
 const COLUMN_WIDTH: usize = 11;
 
 /// The whole inspection as text.
 pub fn render_text(inspection: &Inspection) -> String {
+    let mut out = String::new();
+    render_text_with(inspection, &mut |text| out.push_str(text));
+    out
+}
+
+/// Writes [`render_text`]'s text to `writer` as it is rendered, without holding all of it: the
+/// text report of a long rollout runs to tens of megabytes.
+pub fn write_text(inspection: &Inspection, writer: &mut impl io::Write) -> io::Result<()> {
+    let mut written = Ok(());
+    render_text_with(inspection, &mut |text| {
+        if written.is_ok() {
+            written = writer.write_all(text.as_bytes());
+        }
+    });
+    written
+}
+
+/// Renders the text report piece by piece, in order, into `sink`.
+fn render_text_with(inspection: &Inspection, sink: &mut dyn FnMut(&str)) {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -51,27 +79,53 @@ pub fn render_text(inspection: &Inspection) -> String {
     for warning in &inspection.warnings {
         let _ = writeln!(out, "warning: {warning}");
     }
-    for request in &inspection.requests {
+    sink(&out);
+    // A long rollout has tens of thousands of requests: they are rendered in parallel, in
+    // chunks handed on in order.
+    render_chunks(&inspection.requests, sink, |out, request| {
         out.push('\n');
-        render_request(&mut out, request);
-    }
+        render_request(out, request);
+    });
     if !inspection.requests.is_empty() {
-        out.push_str("\ntokens by source (o200k_base)\n");
-        out.push_str(&breakdown_header());
-        out.push_str("  prefix reuse\n");
-        for request in &inspection.requests {
+        let mut header = String::from("\ntokens by source (o200k_base)\n");
+        header.push_str(&breakdown_header());
+        header.push_str("  prefix reuse\n");
+        sink(&header);
+        render_chunks(&inspection.requests, sink, |out, request| {
             out.push_str(&breakdown_row(
                 &format!("request {}", request.number),
                 &request.tokens,
             ));
             let _ = writeln!(out, "  {}", reuse_cell(request.cache.as_ref()));
-        }
+        });
     }
-    out.push_str("\nworld-state timeline\n");
+    let mut out = String::from("\nworld-state timeline\n");
     for turn in &inspection.timeline {
         render_turn(&mut out, turn);
     }
-    out
+    sink(&out);
+}
+
+/// Requests rendered one after another by `render` into `sink`: chunks of them are rendered in
+/// parallel, a few at a time, so only those few are held.
+fn render_chunks(
+    requests: &[RequestReport],
+    sink: &mut dyn FnMut(&str),
+    render: impl Fn(&mut String, &RequestReport) + Sync,
+) {
+    for window in requests.chunks(RENDER_CHUNK_REQUESTS * RENDER_CHUNKS_AT_ONCE) {
+        let chunks: Vec<String> = window
+            .par_chunks(RENDER_CHUNK_REQUESTS)
+            .map(|chunk| {
+                let mut out = String::new();
+                for request in chunk {
+                    render(&mut out, request);
+                }
+                out
+            })
+            .collect();
+        chunks.iter().for_each(|chunk| sink(chunk));
+    }
 }
 
 fn render_request(out: &mut String, request: &RequestReport) {
