@@ -61,9 +61,9 @@ pub mod user_shell_command;
 
 mod contextual_user_message;
 mod error;
+mod o200k;
 mod registry;
 pub mod sections;
-mod o200k;
 mod size_cap;
 
 pub use error::FragmentError;

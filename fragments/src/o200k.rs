@@ -159,12 +159,11 @@ impl O200k {
             let position = lowest.1;
             tokens.remove(position + 1);
             // The joined token's rank with its neighbours on either side.
-            let joined_with_next = |tokens: &[(usize, u32)], position: usize| match tokens
-                .get(position + 2)
-            {
-                Some(&(end, _)) => rank(&piece[tokens[position].0..end]),
-                None => NO_RANK,
-            };
+            let joined_with_next =
+                |tokens: &[(usize, u32)], position: usize| match tokens.get(position + 2) {
+                    Some(&(end, _)) => rank(&piece[tokens[position].0..end]),
+                    None => NO_RANK,
+                };
             tokens[position].1 = joined_with_next(&tokens, position);
             if position > 0 {
                 tokens[position - 1].1 = joined_with_next(&tokens, position - 1);

@@ -111,10 +111,6 @@ fn text_cut_to_tokens_ends_where_tiktokens_tokens_end() {
             end += reference.decode_bytes(&[token]).expect("decode").len();
             expected.push(end);
         }
-        assert_eq!(
-            ours.boundaries(&text),
-            expected,
-            "{text:?}"
-        );
+        assert_eq!(ours.boundaries(&text), expected, "{text:?}");
     }
 }

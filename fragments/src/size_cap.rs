@@ -9,10 +9,10 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
+use super::o200k::O200k;
 use codex_context_fragments::FragmentSpec;
 use codex_prompts::TemplateId;
 use codex_prompts::TemplateSet;
-use super::o200k::O200k;
 
 /// Upstream's limit for one injected context item, in o200k tokens.
 pub const MAX_INJECTED_ITEM_TOKENS: usize = 10_000;
