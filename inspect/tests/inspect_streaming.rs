@@ -95,6 +95,17 @@ fn is_session_meta(line: &str) -> bool {
 /// A change to a rollout's lines.
 type Edit = Box<dyn FnOnce(&mut Vec<String>)>;
 
+/// Sets every `session_meta`'s `cli_version` to `version`.
+fn with_cli_version(version: &'static str) -> Edit {
+    Box::new(move |lines: &mut Vec<String>| {
+        for line in lines.iter_mut().filter(|line| is_session_meta(line)) {
+            let mut value: serde_json::Value = serde_json::from_str(line).expect("json");
+            value["payload"]["cli_version"] = version.into();
+            *line = value.to_string();
+        }
+    })
+}
+
 /// Variants of `path` that take the streamed walk's other paths.
 fn variants(dir: &Path, path: &Path) -> Vec<PathBuf> {
     let edits: Vec<(&str, Edit)> = vec![
@@ -102,28 +113,8 @@ fn variants(dir: &Path, path: &Path) -> Vec<PathBuf> {
             "no_meta",
             Box::new(|lines: &mut Vec<String>| lines.retain(|line| !is_session_meta(line))),
         ),
-        (
-            "known_version",
-            Box::new(|lines: &mut Vec<String>| {
-                for line in lines.iter_mut().filter(|line| is_session_meta(line)) {
-                    let value: serde_json::Value = serde_json::from_str(line).expect("json");
-                    let mut value = value;
-                    value["payload"]["cli_version"] = "0.149.1".into();
-                    *line = value.to_string();
-                }
-            }),
-        ),
-        (
-            "unknown_version",
-            Box::new(|lines: &mut Vec<String>| {
-                for line in lines.iter_mut().filter(|line| is_session_meta(line)) {
-                    let value: serde_json::Value = serde_json::from_str(line).expect("json");
-                    let mut value = value;
-                    value["payload"]["cli_version"] = "dev-build".into();
-                    *line = value.to_string();
-                }
-            }),
-        ),
+        ("known_version", with_cli_version("0.149.1")),
+        ("unknown_version", with_cli_version("dev-build")),
         (
             "event_first",
             Box::new(|lines: &mut Vec<String>| {
