@@ -135,6 +135,25 @@ fn variants(dir: &Path, path: &Path) -> Vec<PathBuf> {
             }),
         ),
         (
+            // Compactions as releases before replacement histories wrote them: the history
+            // after one is rebuilt from the lines before it.
+            "legacy_compactions",
+            Box::new(|lines: &mut Vec<String>| {
+                for line in lines.iter_mut() {
+                    let mut value: serde_json::Value = match serde_json::from_str(line) {
+                        Ok(value) => value,
+                        Err(_) => continue,
+                    };
+                    if value["type"] == "compacted"
+                        && let Some(payload) = value["payload"].as_object_mut()
+                        && payload.remove("replacement_history").is_some()
+                    {
+                        *line = value.to_string();
+                    }
+                }
+            }),
+        ),
+        (
             "ends_before_compaction",
             Box::new(|lines: &mut Vec<String>| {
                 if let Some(at) = lines.iter().position(|line| line.contains("\"compacted\"")) {
