@@ -72,7 +72,10 @@ pub fn inspect_recording(recording: &Recording, folder: &str) -> Inspection {
                 instructions_in_field: !request.instructions.is_empty(),
                 tools: ToolsReport {
                     origin: ToolsOrigin::Recorded,
-                    names: tools.map(|tools| tool_names(tools)).unwrap_or_default(),
+                    names: tools
+                        .map(|tools| tool_names(tools))
+                        .unwrap_or_default()
+                        .into(),
                     in_field: tools.is_some(),
                     bytes: tools
                         .and_then(|tools| serde_json::to_string(tools).ok())

@@ -202,12 +202,14 @@ pub(super) fn classify_item(
     };
     // Unmodelled items keep their own `type` in the raw JSON.
     let item_type = if let ResponseItem::Other(raw) = item {
-        raw.get("type")
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or("other")
-            .to_string()
+        Cow::Owned(
+            raw.get("type")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("other")
+                .to_string(),
+        )
     } else {
-        item.item_type().to_string()
+        Cow::Borrowed(item.item_type())
     };
     let mut tokens = TokenBreakdown::default();
     for entry in &entries {

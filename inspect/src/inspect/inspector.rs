@@ -2,6 +2,7 @@
 //! only for what is new in each request.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use codex_context_fragments::ContextualUserFragment;
 use codex_core::ToolSpec;
@@ -256,7 +257,7 @@ impl WalkVisitor for Inspector<'_> {
             RequestKind::Turn => field.tools.clone(),
             RequestKind::Compaction => ToolsReport {
                 origin: ToolsOrigin::NoneOffered,
-                names: Vec::new(),
+                names: Arc::from([]),
                 in_field: true,
                 bytes: no_tools.len(),
                 tokens: no_tools_tokens,

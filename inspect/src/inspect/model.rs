@@ -4,6 +4,9 @@
 //! the items after the ones it carries over unchanged (`carried_items`); the report stays linear
 //! in the size of the rollout.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use serde::Serialize;
 
 /// Every request a rollout records, the world-state timeline and what could not be read.
@@ -134,7 +137,8 @@ pub enum ToolsOrigin {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ToolsReport {
     pub origin: ToolsOrigin,
-    pub names: Vec<String>,
+    /// Shared by every request that offers the same list.
+    pub names: Arc<[String]>,
     /// Whether the list travels in the `tools` field (else in the Responses Lite input item,
     /// which is counted with the input).
     pub in_field: bool,
@@ -148,7 +152,7 @@ pub struct ToolsReport {
 pub struct ItemReport {
     /// 0-based position in the request's input.
     pub index: usize,
-    pub item_type: String,
+    pub item_type: Cow<'static, str>,
     pub role: Option<String>,
     /// Bytes of the item as sent (its JSON).
     pub bytes: usize,
