@@ -2,7 +2,9 @@
 //! `codex-context` and xtask in release, writes a long rollout and a rollout holding one
 //! 50 MB line into a temporary folder ([`crate::gen_rollout`]), and runs each command
 //! [`BenchOptions::repetitions`] times, keeping the median wall time and peak RSS (from
-//! `wait4`): the floor (parsing every line into a JSON value), `session resume`,
+//! `wait4`). This project's commands run in rounds, each round running every one of them
+//! once, so that a drift in the machine's speed moves them all alike and their ratios hold.
+//! The commands: the floor (parsing every line into a JSON value), `session resume`,
 //! `session fork`, `inspect`, `inspect` of the huge line, and — when the npm cache holds the
 //! release — the released `codex exec resume` of the same file and a fresh `codex exec` turn
 //! (its start-up), against the loopback mock of `cargo xtask real-codex`. The released CLI's
@@ -241,16 +243,32 @@ pub fn run_bench(root: &Path, options: &BenchOptions) -> Result<Measurements, Xt
         }),
         (Case::HugeLineInspect, ours_command(&["inspect"], &huge)),
     ];
-    for (case, mut command) in cases {
-        match repeat(
-            &mut command,
-            options.repetitions,
-            dir,
-            &progress,
-            &mut || Ok(()),
-        ) {
-            Ok(medians) => {
-                measured.cases.insert(case, medians);
+    // In rounds, each running every command once: the machine's speed drifts, and a ratio of
+    // two commands' medians means something only when their runs are spread over the same time.
+    let mut timed: Vec<(Case, Command, Result<Runs, String>)> = cases
+        .into_iter()
+        .map(|(case, command)| (case, command, Ok(Runs::default())))
+        .collect();
+    for run in 0..=options.repetitions {
+        for (_, command, runs) in &mut timed {
+            let Ok(kept) = runs else {
+                continue;
+            };
+            match run_once(command, dir, &progress) {
+                // The first round warms the page cache and is not counted.
+                Ok(_) if run == 0 => {}
+                Ok((wall, peak)) => {
+                    kept.walls.push(wall);
+                    kept.peaks.push(peak);
+                }
+                Err(reason) => *runs = Err(reason),
+            }
+        }
+    }
+    for (case, _, runs) in timed {
+        match runs {
+            Ok(runs) => {
+                measured.cases.insert(case, runs.medians());
             }
             Err(reason) => {
                 measured.skipped.insert(case, reason);
@@ -474,6 +492,24 @@ fn input_items(body: &serde_json::Value) -> usize {
         .map_or(0, Vec::len)
 }
 
+/// The counted runs of one command.
+#[derive(Debug, Default)]
+struct Runs {
+    walls: Vec<u128>,
+    peaks: Vec<u64>,
+}
+
+impl Runs {
+    fn medians(&self) -> Medians {
+        let wall = median(&self.walls).unwrap_or_default();
+        Medians {
+            wall: Duration::from_nanos(u64::try_from(wall).unwrap_or(u64::MAX)),
+            peak_rss_bytes: u64::try_from(median(&self.peaks).unwrap_or_default())
+                .unwrap_or(u64::MAX),
+        }
+    }
+}
+
 /// Runs `command` once to warm up, then `repetitions` times (`before` runs ahead of each,
 /// untimed), and returns the medians; the first failure ends it with a reason.
 fn repeat(
@@ -483,57 +519,58 @@ fn repeat(
     progress: &Progress,
     before: &mut dyn FnMut() -> Result<(), String>,
 ) -> Result<Medians, String> {
-    let mut walls = Vec::new();
-    let mut peaks = Vec::new();
+    let mut runs = Runs::default();
     for run in 0..=repetitions {
         before()?;
-        let stderr_path = dir.join("stderr.txt");
-        let stderr = std::fs::File::create(&stderr_path)
-            .map_err(|error| format!("cannot create {}: {error}", stderr_path.display()))?;
-        command
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(stderr);
-        std::os::unix::process::CommandExt::process_group(command, 0);
-        let started = Instant::now();
-        let child = command
-            .spawn()
-            .map_err(|error| format!("cannot start {:?}: {error}", command.get_program()))?;
-        let reaped = rusage::wait_for(child.id(), started + RUN_TIMEOUT)
-            .map_err(|error| format!("cannot wait for the process: {error}"))?;
-        let wall = started.elapsed();
-        progress.inc(1);
-        let stderr_text = std::fs::read_to_string(&stderr_path).unwrap_or_default();
-        if let Some(target) = crate::real_codex::outside_connection(&stderr_text) {
-            return Err(format!("connected to {target}, not to 127.0.0.1"));
-        }
-        match (reaped.timed_out, reaped.exit_code) {
-            (true, _) => return Err(format!("ran past {} s", RUN_TIMEOUT.as_secs())),
-            (false, Some(0)) => {}
-            (false, code) => {
-                let last = stderr_text
-                    .lines()
-                    .rfind(|line| !line.trim().is_empty())
-                    .unwrap_or("no output")
-                    .trim()
-                    .to_string();
-                let status = code.map_or("killed by a signal".to_string(), |code| {
-                    format!("exit {code}")
-                });
-                return Err(format!("{status}: {last}"));
-            }
-        }
+        let (wall, peak) = run_once(command, dir, progress)?;
         // The first run warms the page cache and is not counted.
         if run > 0 {
-            walls.push(wall.as_nanos());
-            peaks.push(reaped.peak_rss_bytes);
+            runs.walls.push(wall);
+            runs.peaks.push(peak);
         }
     }
-    let wall = median(&walls).unwrap_or_default();
-    Ok(Medians {
-        wall: Duration::from_nanos(u64::try_from(wall).unwrap_or(u64::MAX)),
-        peak_rss_bytes: u64::try_from(median(&peaks).unwrap_or_default()).unwrap_or(u64::MAX),
-    })
+    Ok(runs.medians())
+}
+
+/// Runs `command` once and returns its wall time in nanoseconds and its peak RSS in bytes; a
+/// failure, a timeout or a connection beyond the loopback is the reason it gives instead.
+fn run_once(command: &mut Command, dir: &Path, progress: &Progress) -> Result<(u128, u64), String> {
+    let stderr_path = dir.join("stderr.txt");
+    let stderr = std::fs::File::create(&stderr_path)
+        .map_err(|error| format!("cannot create {}: {error}", stderr_path.display()))?;
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(stderr);
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    let started = Instant::now();
+    let child = command
+        .spawn()
+        .map_err(|error| format!("cannot start {:?}: {error}", command.get_program()))?;
+    let reaped = rusage::wait_for(child.id(), started + RUN_TIMEOUT)
+        .map_err(|error| format!("cannot wait for the process: {error}"))?;
+    let wall = started.elapsed();
+    progress.inc(1);
+    let stderr_text = std::fs::read_to_string(&stderr_path).unwrap_or_default();
+    if let Some(target) = crate::real_codex::outside_connection(&stderr_text) {
+        return Err(format!("connected to {target}, not to 127.0.0.1"));
+    }
+    match (reaped.timed_out, reaped.exit_code) {
+        (true, _) => Err(format!("ran past {} s", RUN_TIMEOUT.as_secs())),
+        (false, Some(0)) => Ok((wall.as_nanos(), reaped.peak_rss_bytes)),
+        (false, code) => {
+            let last = stderr_text
+                .lines()
+                .rfind(|line| !line.trim().is_empty())
+                .unwrap_or("no output")
+                .trim()
+                .to_string();
+            let status = code.map_or("killed by a signal".to_string(), |code| {
+                format!("exit {code}")
+            });
+            Err(format!("{status}: {last}"))
+        }
+    }
 }
 
 /// `cargo build --release --locked -p codex-cli -p xtask`.
