@@ -10,11 +10,7 @@ use codex_protocol::RolloutItem;
 use codex_protocol::RolloutLine;
 use codex_script::ContextMode;
 use codex_script::Script;
-use codex_script::ScriptSink;
-use codex_script::ScriptStart;
-use codex_script::ScriptedReplies;
 use codex_script::render_requests_layout;
-use codex_script::run_script;
 use pretty_assertions::assert_eq;
 use script_support::*;
 
@@ -239,18 +235,7 @@ fn resumed_threads_keep_approvals_and_context_and_remind_again() {
     let straight = run(&script, ContextMode::Diffs);
     for k in 1..script.turns.len() {
         let first_part = run(&truncated(&script, k), ContextMode::Diffs);
-        let rest = run_script(
-            &script,
-            &environment(&script),
-            ScriptStart::Resume {
-                rollout: &reload(&first_part.rollout),
-                turn: k,
-            },
-            ScriptSink::memory(),
-            ContextMode::Diffs,
-            &mut ScriptedReplies,
-        )
-        .unwrap();
+        let rest = resume(&script, &reload(&first_part.rollout), k);
         let straight_rest = &straight.requests[straight.requests.len() - rest.requests.len()..];
         if k < 3 {
             // A reminder was due at turn k anyway.

@@ -57,18 +57,7 @@ fn resuming_at_any_turn_matches_the_straight_run() {
                 "{name}: the first {k} turns write a prefix of the straight rollout"
             );
             let rollout = reload(&first_part.rollout);
-            let rest = run_script(
-                &script,
-                &environment(&script),
-                ScriptStart::Resume {
-                    rollout: &rollout,
-                    turn: k,
-                },
-                ScriptSink::memory(),
-                ContextMode::Diffs,
-                &mut ScriptedReplies,
-            )
-            .unwrap();
+            let rest = resume(&script, &rollout, k);
             assert_eq!(
                 rest.requests,
                 straight.requests[k..],
@@ -393,28 +382,9 @@ fn compaction_task_layout() {
     assert_eq!(straight[0].1, straight[1].1);
     assert_eq!(straight[2].1, opened);
     assert_eq!(straight[3].1, opened);
-    let first_part = run_script(
-        &truncated(&script, 2),
-        &environment(&script),
-        ScriptStart::Beginning,
-        ScriptSink::memory(),
-        ContextMode::Diffs,
-        &mut ScriptedReplies,
-    )
-    .unwrap();
+    let first_part = script_support::run(&truncated(&script, 2), ContextMode::Diffs);
     let rollout = reload(&first_part.rollout);
-    let rest = run_script(
-        &script,
-        &environment(&script),
-        ScriptStart::Resume {
-            rollout: &rollout,
-            turn: 2,
-        },
-        ScriptSink::memory(),
-        ContextMode::Diffs,
-        &mut ScriptedReplies,
-    )
-    .unwrap();
+    let rest = resume(&script, &rollout, 2);
     assert_eq!(windows(&rest.requests), straight[3..]);
 }
 
@@ -521,28 +491,9 @@ fn paginated_fork_layout() {
     }
 
     // The parent resumed after its first turn writes what the straight run wrote next.
-    let first_part = run_script(
-        &truncated(&script, 1),
-        &environment(&script),
-        ScriptStart::Beginning,
-        ScriptSink::memory(),
-        ContextMode::Diffs,
-        &mut ScriptedReplies,
-    )
-    .unwrap();
+    let first_part = script_support::run(&truncated(&script, 1), ContextMode::Diffs);
     let rollout = reload(&first_part.rollout);
-    let rest = run_script(
-        &truncated(&script, 2),
-        &environment(&script),
-        ScriptStart::Resume {
-            rollout: &rollout,
-            turn: 1,
-        },
-        ScriptSink::memory(),
-        ContextMode::Diffs,
-        &mut ScriptedReplies,
-    )
-    .unwrap();
+    let rest = resume(&truncated(&script, 2), &rollout, 1);
     assert_eq!(rest.rollout, run.rollout[first_part.rollout.len()..]);
 }
 

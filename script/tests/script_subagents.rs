@@ -9,11 +9,7 @@ mod script_support;
 use codex_protocol::RolloutLine;
 use codex_script::ContextMode;
 use codex_script::Script;
-use codex_script::ScriptSink;
-use codex_script::ScriptStart;
-use codex_script::ScriptedReplies;
 use codex_script::render_requests_layout;
-use codex_script::run_script;
 use pretty_assertions::assert_eq;
 use script_support::*;
 use serde_json::Value;
@@ -164,18 +160,7 @@ fn resuming_after_the_spawn_matches_the_straight_run() {
     let straight = run(&script, ContextMode::Diffs);
     let first_part = run(&truncated(&script, 2), ContextMode::Diffs);
     let rollout = reload(&first_part.rollout);
-    let rest = run_script(
-        &script,
-        &environment(&script),
-        ScriptStart::Resume {
-            rollout: &rollout,
-            turn: 2,
-        },
-        ScriptSink::memory(),
-        ContextMode::Diffs,
-        &mut ScriptedReplies,
-    )
-    .unwrap();
+    let rest = resume(&script, &rollout, 2);
     assert_eq!(
         rest.requests[..],
         straight.requests[straight.requests.len() - 1..]

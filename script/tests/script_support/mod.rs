@@ -81,6 +81,19 @@ pub fn run(script: &Script, mode: ContextMode) -> ScriptRun {
     .expect("script runs")
 }
 
+/// `script` resumed at turn `turn` from `rollout` (context diffs, scripted replies).
+pub fn resume(script: &Script, rollout: &LoadedRollout, turn: usize) -> ScriptRun {
+    run_script(
+        script,
+        &environment(script),
+        ScriptStart::Resume { rollout, turn },
+        ScriptSink::memory(),
+        ContextMode::Diffs,
+        &mut ScriptedReplies,
+    )
+    .expect("script resumes")
+}
+
 /// `script` with only its first `turns` turns.
 pub fn truncated(script: &Script, turns: usize) -> Script {
     Script {
