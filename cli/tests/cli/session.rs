@@ -74,30 +74,34 @@ fn texts(body: &Value, role: &str) -> Vec<String> {
         .collect()
 }
 
-/// The README's command, run from the workspace root, prints the example's reviewed layout.
-#[test]
-fn readme_command_prints_the_example_layout() {
+/// `session run examples/sessions/NAME.json --format layout` from the workspace root, and the
+/// body of the library's reviewed snapshot of that layout (`script/tests/snapshots/
+/// TEST__NAME.snap`).
+fn example_layout(name: &str, test: &str) -> (Run, String) {
     let home = tempfile::tempdir().expect("tempdir");
     let mut command = binary(home.path());
     command
-        .args([
-            "session",
-            "run",
-            "examples/sessions/settings_changes.json",
-            "--format",
-            "layout",
-        ])
+        .args(["session", "run", &format!("examples/sessions/{name}.json")])
+        .args(["--format", "layout"])
         .current_dir(workspace_root());
-    let output = output(&mut command, b"");
+    let run = output(&mut command, b"");
     let snapshot = std::fs::read_to_string(
-        workspace_root().join("script/tests/snapshots/script_examples__settings_changes.snap"),
+        workspace_root().join(format!("script/tests/snapshots/{test}__{name}.snap")),
     )
     .expect("the library's snapshot");
     let expected = snapshot
         .splitn(3, "---\n")
         .nth(2)
-        .expect("snapshot body after its header");
-    assert_success(&output, expected);
+        .expect("snapshot body after its header")
+        .to_string();
+    (run, expected)
+}
+
+/// The README's command, run from the workspace root, prints the example's reviewed layout.
+#[test]
+fn readme_command_prints_the_example_layout() {
+    let (output, expected) = example_layout("settings_changes", "script_examples");
+    assert_success(&output, &expected);
 }
 
 /// Without `--codex-home` a session reads no configuration at all: a `config.toml` and an
@@ -451,28 +455,11 @@ fn help_lists_the_subcommands() {
 /// turns, as the library's snapshot has it.
 #[test]
 fn an_expected_failed_turn_is_reported_and_the_run_goes_on() {
-    let home = tempfile::tempdir().expect("tempdir");
-    let mut command = binary(home.path());
-    command
-        .args([
-            "session",
-            "run",
-            "examples/sessions/failed_turn.json",
-            "--format",
-            "layout",
-        ])
-        .current_dir(workspace_root());
-    let run = output(&mut command, b"");
-    let snapshot = std::fs::read_to_string(
-        workspace_root()
-            .join("script/tests/snapshots/script_permission_profiles__failed_turn.snap"),
-    )
-    .expect("the library's snapshot");
-    let expected = snapshot
-        .splitn(3, "---\n")
-        .nth(2)
-        .expect("snapshot body after its header");
-    assert_eq!((run.code, run.stdout.as_str()), (Some(0), expected));
+    let (run, expected) = example_layout("failed_turn", "script_permission_profiles");
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (Some(0), expected.as_str())
+    );
     let project = workspace_root().join("examples/sessions/project/AGENTS.md");
     assert_eq!(
         run.stderr,
