@@ -76,7 +76,13 @@ impl RolloutItem {
     pub fn event_msg_type(&self) -> Option<&str> {
         match self {
             Self::Other { line_type, payload } if line_type == EVENT_MSG_LINE_TYPE => {
-                payload.get("type").and_then(serde_json::Value::as_str)
+                // An event payload has a few keys: finding one is cheaper than hashing its name.
+                payload
+                    .as_object()?
+                    .iter()
+                    .find(|(key, _)| key.as_str() == "type")?
+                    .1
+                    .as_str()
             }
             Self::Other { .. }
             | Self::SessionMeta(_)

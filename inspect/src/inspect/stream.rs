@@ -28,6 +28,7 @@ use super::start_inspection;
 use super::thread_facts_of;
 use super::walk::LegacyHistories;
 use super::walk::Walked;
+use super::walk::reads_payload;
 use super::walk::walk;
 
 /// Lines are handed from the reading thread to the walk in batches of this many.
@@ -68,7 +69,14 @@ pub(super) fn inspect_streamed(
             .name("rollout-read".to_string())
             .spawn_scoped(scope, move || {
                 let mut batch = Vec::with_capacity(BATCH_LINES);
-                let read = stream_rollout_for_replay(path, options.progress, |line| {
+                let read = stream_rollout_for_replay(path, options.progress, |mut line| {
+                    // What the walk does not read is dropped here, where it was allocated:
+                    // freeing it on the walk's thread would cost that thread more.
+                    if !reads_payload(&line.line.item)
+                        && let RolloutItem::Other { payload, .. } = &mut line.line.item
+                    {
+                        *payload = serde_json::Value::Null;
+                    }
                     batch.push(line);
                     if batch.len() < BATCH_LINES {
                         return ControlFlow::Continue(());

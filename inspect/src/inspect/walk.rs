@@ -43,6 +43,22 @@ pub(super) const TASK_COMPLETE: &str = "task_complete";
 pub(super) const TURN_ABORTED: &str = "turn_aborted";
 const THREAD_ROLLED_BACK: &str = "thread_rolled_back";
 
+/// Whether a walk reads anything of `item` beyond its being there: every line but the events
+/// of other types than the ones above.
+pub(super) fn reads_payload(item: &RolloutItem) -> bool {
+    match item {
+        RolloutItem::Other { .. } => matches!(
+            item.event_msg_type(),
+            Some(TASK_STARTED | TASK_COMPLETE | TURN_ABORTED | THREAD_ROLLED_BACK)
+        ),
+        RolloutItem::SessionMeta(_)
+        | RolloutItem::ResponseItem(_)
+        | RolloutItem::TurnContext(_)
+        | RolloutItem::WorldState(_)
+        | RolloutItem::Compacted(_) => true,
+    }
+}
+
 /// Messages recorded as a task ends without a model call: no request was sent for them, but the
 /// next one carries them.
 const TASK_END_NOTICES: [&FragmentSpec; 3] = [
