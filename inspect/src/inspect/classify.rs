@@ -1,7 +1,6 @@
 //! What each input item and content entry is, where it comes from, and what it costs.
 
 use std::borrow::Cow;
-use std::io;
 
 use codex_fragments::FragmentOrigin;
 use codex_fragments::FragmentTypeInfo;
@@ -13,7 +12,6 @@ use codex_protocol::ResponseItem;
 use codex_protocol::models::LocalShellAction;
 use codex_protocol::models::ReasoningItemContent;
 use codex_protocol::models::ReasoningItemReasoningSummary;
-use serde::Serialize;
 
 use super::EntryTexts;
 use super::model::EntryClass;
@@ -364,27 +362,5 @@ fn recognition(info: &FragmentTypeInfo, kind: Option<&str>) -> Recognition {
     match kind {
         Some(kind) if info.content_kind().matches(kind) => Recognition::ContentKind,
         Some(_) | None => Recognition::MarkersOnly,
-    }
-}
-
-/// Bytes of `value`'s JSON, without building the string.
-pub(super) fn serialized_len(value: &impl Serialize) -> usize {
-    struct Counting(usize);
-    impl io::Write for Counting {
-        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut counting = Counting(0);
-    match serde_json::to_writer(&mut counting, value) {
-        Ok(()) => counting.0,
-        Err(error) => {
-            tracing::warn!("an input item cannot be serialized to measure it: {error}");
-            0
-        }
     }
 }

@@ -28,6 +28,7 @@ mod compactions;
 mod error;
 mod html;
 mod inspector;
+mod json_len;
 mod model;
 mod rebuild;
 mod setup;

@@ -25,17 +25,21 @@ use codex_models_manager::MetadataSource;
 use codex_models_manager::ModelCatalog;
 use codex_models_manager::ModelInfo;
 use codex_prompts::TemplateSet;
+use codex_protocol::ContentItem;
 use codex_protocol::FunctionCallOutputBody;
 use codex_protocol::FunctionCallOutputPayload;
 use codex_protocol::ResponseItem;
 use codex_protocol::SandboxPolicy;
 use codex_protocol::WebSearchMode;
+use codex_protocol::models::ReasoningItemContent;
+use codex_protocol::models::ReasoningItemReasoningSummary;
 use codex_protocol::openai_models::ReasoningEffort;
 use codex_protocol::rollout::TurnContextItem;
 use codex_release::CodexRelease;
 
 use super::InspectError;
-use super::classify::serialized_len;
+use super::json_len::json_string_len;
+use super::json_len::serialized_len;
 use super::model::ToolsOrigin;
 
 /// Model name used when no `turn_context` precedes a request.
@@ -123,28 +127,121 @@ impl RequestSetup {
     }
 
     /// Bytes of `item`'s JSON as the provider receives it. Rewriting for the provider never
-    /// touches a tool output's text, so that text is measured where it is rather than copied
-    /// with the item: one output can be tens of megabytes.
+    /// touches an item's texts, so they are measured where they are rather than copied with the
+    /// item: one tool output can be tens of megabytes.
     pub fn sent_bytes(&self, item: &ResponseItem) -> usize {
-        let (shell, text) = match without_output_text(item) {
-            Some((shell, text)) => (shell, Some(text)),
-            None => (item.clone(), None),
-        };
+        let (shell, texts) = hollowed(item);
         let mut prepared = [shell];
         prepare_outgoing_items(&mut prepared, &self.inputs(&[]));
         let [prepared] = &prepared;
-        // The shell holds the text as `""`: add what the text's JSON adds to those two quotes.
-        serialized_len(prepared) + text.map_or(0, |text| serialized_len(&text).saturating_sub(2))
+        // The shell holds each text as `""`: add what the text's JSON adds to those two quotes.
+        serialized_len(prepared)
+            + texts
+                .iter()
+                .map(|text| json_string_len(text) - 2)
+                .sum::<usize>()
     }
 }
 
-/// A tool output whose body is text: a copy of the item with an empty text, and the text.
-fn without_output_text(item: &ResponseItem) -> Option<(ResponseItem, &str)> {
-    let empty = |output: &FunctionCallOutputPayload| FunctionCallOutputPayload {
-        body: FunctionCallOutputBody::Text(String::new()),
-        success: output.success,
+/// A copy of `item` with its texts (message and reasoning text, tool arguments, inputs and
+/// outputs, encrypted content) empty, and those texts.
+fn hollowed<'a>(item: &'a ResponseItem) -> (ResponseItem, Vec<&'a str>) {
+    let mut texts = Vec::new();
+    let mut take = |text: &'a String| {
+        texts.push(text.as_str());
+        String::new()
     };
-    match item {
+    let shell = match item {
+        ResponseItem::Message {
+            encrypted_content,
+            status,
+            id,
+            role,
+            content,
+            phase,
+            internal_chat_message_metadata_passthrough,
+        } => ResponseItem::Message {
+            encrypted_content: encrypted_content.as_ref().map(&mut take),
+            status: status.clone(),
+            id: id.clone(),
+            role: role.clone(),
+            content: content
+                .iter()
+                .map(|part| match part {
+                    ContentItem::InputText { text } => ContentItem::InputText { text: take(text) },
+                    ContentItem::OutputText {
+                        text,
+                        annotations,
+                        logprobs,
+                    } => ContentItem::OutputText {
+                        text: take(text),
+                        annotations: annotations.clone(),
+                        logprobs: logprobs.clone(),
+                    },
+                    ContentItem::InputImage { .. }
+                    | ContentItem::InputAudio { .. }
+                    | ContentItem::Other(_) => part.clone(),
+                })
+                .collect(),
+            phase: phase.clone(),
+            internal_chat_message_metadata_passthrough: internal_chat_message_metadata_passthrough
+                .clone(),
+        },
+        ResponseItem::Reasoning {
+            id,
+            summary,
+            content,
+            encrypted_content,
+            internal_chat_message_metadata_passthrough,
+        } => ResponseItem::Reasoning {
+            id: id.clone(),
+            summary: summary
+                .iter()
+                .map(|part| match part {
+                    ReasoningItemReasoningSummary::SummaryText { text } => {
+                        ReasoningItemReasoningSummary::SummaryText { text: take(text) }
+                    }
+                })
+                .collect(),
+            content: content.as_ref().map(|parts| {
+                parts
+                    .iter()
+                    .map(|part| match part {
+                        ReasoningItemContent::ReasoningText { text } => {
+                            ReasoningItemContent::ReasoningText { text: take(text) }
+                        }
+                        ReasoningItemContent::Text { text } => {
+                            ReasoningItemContent::Text { text: take(text) }
+                        }
+                    })
+                    .collect()
+            }),
+            encrypted_content: encrypted_content.as_ref().map(&mut take),
+            internal_chat_message_metadata_passthrough: internal_chat_message_metadata_passthrough
+                .clone(),
+        },
+        ResponseItem::FunctionCall {
+            encrypted_content,
+            status,
+            id,
+            name,
+            namespace,
+            arguments,
+            encrypted_function_args,
+            call_id,
+            internal_chat_message_metadata_passthrough,
+        } => ResponseItem::FunctionCall {
+            encrypted_content: encrypted_content.as_ref().map(&mut take),
+            status: status.clone(),
+            id: id.clone(),
+            name: name.clone(),
+            namespace: namespace.clone(),
+            arguments: take(arguments),
+            encrypted_function_args: encrypted_function_args.clone(),
+            call_id: call_id.clone(),
+            internal_chat_message_metadata_passthrough: internal_chat_message_metadata_passthrough
+                .clone(),
+        },
         ResponseItem::FunctionCallOutput {
             id,
             call_id,
@@ -152,20 +249,34 @@ fn without_output_text(item: &ResponseItem) -> Option<(ResponseItem, &str)> {
             namespace,
             output,
             internal_chat_message_metadata_passthrough,
-        } => match &output.body {
-            FunctionCallOutputBody::Text(text) => Some((
-                ResponseItem::FunctionCallOutput {
-                    id: id.clone(),
-                    call_id: call_id.clone(),
-                    name: name.clone(),
-                    namespace: namespace.clone(),
-                    output: empty(output),
-                    internal_chat_message_metadata_passthrough:
-                        internal_chat_message_metadata_passthrough.clone(),
-                },
-                text,
-            )),
-            FunctionCallOutputBody::ContentItems(_) => None,
+        } => ResponseItem::FunctionCallOutput {
+            id: id.clone(),
+            call_id: call_id.clone(),
+            name: name.clone(),
+            namespace: namespace.clone(),
+            output: hollowed_output(output, &mut take),
+            internal_chat_message_metadata_passthrough: internal_chat_message_metadata_passthrough
+                .clone(),
+        },
+        ResponseItem::CustomToolCall {
+            encrypted_content,
+            id,
+            status,
+            call_id,
+            name,
+            namespace,
+            input,
+            internal_chat_message_metadata_passthrough,
+        } => ResponseItem::CustomToolCall {
+            encrypted_content: encrypted_content.as_ref().map(&mut take),
+            id: id.clone(),
+            status: status.clone(),
+            call_id: call_id.clone(),
+            name: name.clone(),
+            namespace: namespace.clone(),
+            input: take(input),
+            internal_chat_message_metadata_passthrough: internal_chat_message_metadata_passthrough
+                .clone(),
         },
         ResponseItem::CustomToolCallOutput {
             id,
@@ -173,29 +284,45 @@ fn without_output_text(item: &ResponseItem) -> Option<(ResponseItem, &str)> {
             name,
             output,
             internal_chat_message_metadata_passthrough,
-        } => match &output.body {
-            FunctionCallOutputBody::Text(text) => Some((
-                ResponseItem::CustomToolCallOutput {
-                    id: id.clone(),
-                    call_id: call_id.clone(),
-                    name: name.clone(),
-                    output: empty(output),
-                    internal_chat_message_metadata_passthrough:
-                        internal_chat_message_metadata_passthrough.clone(),
-                },
-                text,
-            )),
-            FunctionCallOutputBody::ContentItems(_) => None,
+        } => ResponseItem::CustomToolCallOutput {
+            id: id.clone(),
+            call_id: call_id.clone(),
+            name: name.clone(),
+            output: hollowed_output(output, &mut take),
+            internal_chat_message_metadata_passthrough: internal_chat_message_metadata_passthrough
+                .clone(),
         },
-        ResponseItem::Message { .. }
-        | ResponseItem::Reasoning { .. }
-        | ResponseItem::LocalShellCall { .. }
-        | ResponseItem::FunctionCall { .. }
-        | ResponseItem::CustomToolCall { .. }
+        ResponseItem::Compaction {
+            id,
+            encrypted_content,
+            internal_chat_message_metadata_passthrough,
+        } => ResponseItem::Compaction {
+            id: id.clone(),
+            encrypted_content: take(encrypted_content),
+            internal_chat_message_metadata_passthrough: internal_chat_message_metadata_passthrough
+                .clone(),
+        },
+        ResponseItem::LocalShellCall { .. }
         | ResponseItem::WebSearchCall { .. }
-        | ResponseItem::Compaction { .. }
         | ResponseItem::AdditionalTools { .. }
-        | ResponseItem::Other(_) => None,
+        | ResponseItem::Other(_) => item.clone(),
+    };
+    (shell, texts)
+}
+
+/// A tool output's payload with its text (when it is text) taken by `take`.
+fn hollowed_output<'a>(
+    output: &'a FunctionCallOutputPayload,
+    take: &mut impl FnMut(&'a String) -> String,
+) -> FunctionCallOutputPayload {
+    FunctionCallOutputPayload {
+        body: match &output.body {
+            FunctionCallOutputBody::Text(text) => FunctionCallOutputBody::Text(take(text)),
+            FunctionCallOutputBody::ContentItems(parts) => {
+                FunctionCallOutputBody::ContentItems(parts.clone())
+            }
+        },
+        success: output.success,
     }
 }
 
@@ -323,16 +450,20 @@ fn request_inputs<'a>(
 
 #[cfg(test)]
 mod tests {
-    use codex_protocol::ContentItem;
     use codex_protocol::models::FunctionCallOutputContentItem;
     use pretty_assertions::assert_eq;
+    use serde_json::json;
 
     use super::*;
+
+    fn text_with_escapes() -> String {
+        "line one\n\"quoted\" \\ tab\there \u{1F600} \u{0007} end".repeat(3)
+    }
 
     #[test]
     fn sent_bytes_measure_the_item_as_the_provider_receives_it() {
         let catalog = ModelCatalog::bundled().expect("bundled catalog");
-        let text = "line one\n\"quoted\" \\ tab\there \u{1F600} \u{0007} end".repeat(3);
+        let text = text_with_escapes();
         let outputs = [
             ResponseItem::FunctionCallOutput {
                 id: Some("not-a-prefixed-id".to_string()),
@@ -368,6 +499,64 @@ mod tests {
                 internal_chat_message_metadata_passthrough: None,
             },
             ResponseItem::message("user", vec![ContentItem::input_text("hi")]),
+            ResponseItem::Message {
+                encrypted_content: Some(text_with_escapes()),
+                status: Some("completed".to_string()),
+                id: Some("msg_1".to_string()),
+                role: "assistant".to_string(),
+                content: vec![
+                    ContentItem::OutputText {
+                        text: text_with_escapes(),
+                        annotations: Some(vec![json!({"type": "url"})]),
+                        logprobs: None,
+                    },
+                    ContentItem::input_text(text_with_escapes()),
+                ],
+                phase: None,
+                internal_chat_message_metadata_passthrough: None,
+            },
+            ResponseItem::Reasoning {
+                id: Some("rs_1".to_string()),
+                summary: vec![ReasoningItemReasoningSummary::SummaryText {
+                    text: text_with_escapes(),
+                }],
+                content: Some(vec![
+                    ReasoningItemContent::ReasoningText {
+                        text: text_with_escapes(),
+                    },
+                    ReasoningItemContent::Text {
+                        text: text_with_escapes(),
+                    },
+                ]),
+                encrypted_content: Some("gAAAA+/=".repeat(40)),
+                internal_chat_message_metadata_passthrough: None,
+            },
+            ResponseItem::FunctionCall {
+                encrypted_content: None,
+                status: None,
+                id: Some("fc_1".to_string()),
+                name: "exec_command".to_string(),
+                namespace: Some("shell".to_string()),
+                arguments: json!({"cmd": text_with_escapes()}).to_string(),
+                encrypted_function_args: Some(vec!["sealed".to_string()]),
+                call_id: "call_4".to_string(),
+                internal_chat_message_metadata_passthrough: None,
+            },
+            ResponseItem::CustomToolCall {
+                encrypted_content: Some("sealed".to_string()),
+                id: None,
+                status: Some("completed".to_string()),
+                call_id: "call_5".to_string(),
+                name: "apply_patch".to_string(),
+                namespace: None,
+                input: text_with_escapes(),
+                internal_chat_message_metadata_passthrough: None,
+            },
+            ResponseItem::Compaction {
+                id: Some("cmp_1".to_string()),
+                encrypted_content: text_with_escapes(),
+                internal_chat_message_metadata_passthrough: None,
+            },
         ];
         for provider in [ModelProviderKind::OpenAi, ModelProviderKind::Other] {
             for release in [CodexRelease::V0_149, CodexRelease::V0_171] {

@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::EntryTexts;
 use super::classify::ClassifyContext;
 use super::classify::classify_item;
-use super::classify::serialized_len;
+use super::json_len::serialized_len;
 use super::model::BreakReason;
 use super::model::CacheReport;
 use super::model::ItemReport;
