@@ -183,7 +183,7 @@ fn hollowed<'a>(item: &'a ResponseItem) -> (ResponseItem, Vec<&'a str>) {
                     | ContentItem::Other(_) => part.clone(),
                 })
                 .collect(),
-            phase: phase.clone(),
+            phase: *phase,
             internal_chat_message_metadata_passthrough: internal_chat_message_metadata_passthrough
                 .clone(),
         },
