@@ -92,10 +92,14 @@ fn render_text_with(inspection: &Inspection, sink: &mut dyn FnMut(&str)) {
         header.push_str("  prefix reuse\n");
         sink(&header);
         render_chunks(&inspection.requests, sink, |out, request| {
-            out.push_str(&breakdown_row(
-                &format!("request {}", request.number),
-                &request.tokens,
+            let start = out.len();
+            let _ = write!(out, "request {}", request.number);
+            let label_width = out.len() - start;
+            out.extend(std::iter::repeat_n(
+                ' ',
+                LABEL_WIDTH.saturating_sub(label_width),
             ));
+            write_breakdown_cells(out, &request.tokens);
             let _ = writeln!(out, "  {}", reuse_cell(request.cache.as_ref()));
         });
     }
@@ -157,20 +161,14 @@ fn render_request(out: &mut String, request: &RequestReport) {
     let tools = &request.tools;
     match (tools.origin, tools.in_field) {
         (ToolsOrigin::RebuiltBuiltin, true) => {
-            let _ = writeln!(
-                out,
-                "  tools: built-in list rebuilt for the model ({}), {} bytes, {} tokens",
-                tools.names.join(", "),
-                tools.bytes,
-                tools.tokens
-            );
+            out.push_str("  tools: built-in list rebuilt for the model (");
+            push_names(out, &tools.names);
+            let _ = writeln!(out, "), {} bytes, {} tokens", tools.bytes, tools.tokens);
         }
         (ToolsOrigin::RebuiltBuiltin, false) => {
-            let _ = writeln!(
-                out,
-                "  tools: built-in list rebuilt for the model ({}), sent in the input",
-                tools.names.join(", ")
-            );
+            out.push_str("  tools: built-in list rebuilt for the model (");
+            push_names(out, &tools.names);
+            out.push_str("), sent in the input\n");
         }
         (ToolsOrigin::RebuiltFallback, _) => {
             let _ = writeln!(
@@ -196,16 +194,17 @@ fn render_request(out: &mut String, request: &RequestReport) {
     for missing in &request.unrecorded {
         let _ = writeln!(out, "  + {missing}");
     }
-    let by_source: Vec<String> = TokenSource::ALL
-        .iter()
-        .map(|source| format!("{} {}", source.label(), request.tokens.get(*source)))
-        .collect();
-    let _ = writeln!(
-        out,
-        "  tokens: {}; total {}",
-        by_source.join(", "),
-        request.total_tokens
-    );
+    out.push_str("  tokens: ");
+    for (position, source) in TokenSource::ALL.iter().enumerate() {
+        let separator = if position == 0 { "" } else { ", " };
+        let _ = write!(
+            out,
+            "{separator}{} {}",
+            source.label(),
+            request.tokens.get(*source)
+        );
+    }
+    let _ = writeln!(out, "; total {}", request.total_tokens);
     match &request.cache {
         None => out.push_str("  cache: first request\n"),
         Some(cache) => {
@@ -215,59 +214,84 @@ fn render_request(out: &mut String, request: &RequestReport) {
 }
 
 fn render_item(out: &mut String, item: &ItemReport) {
-    let role = item
-        .role
-        .as_deref()
-        .map_or(String::new(), |role| format!(" {role}"));
-    let _ = writeln!(
-        out,
-        "  [{}] {}{role}: {} bytes, {} tokens",
-        item.index, item.item_type, item.bytes, item.tokens
-    );
+    let _ = write!(out, "  [{}] {}", item.index, item.item_type);
+    if let Some(role) = &item.role {
+        let _ = write!(out, " {role}");
+    }
+    let _ = writeln!(out, ": {} bytes, {} tokens", item.bytes, item.tokens);
     for entry in &item.entries {
-        let origin = entry
-            .origin
-            .as_deref()
-            .map_or(String::new(), |origin| format!(", {origin}"));
-        let kind = entry
-            .content_kind
-            .as_deref()
-            .map_or(String::new(), |kind| format!(", kind {kind}"));
-        let _ = writeln!(
-            out,
-            "      {}: {} -> {}{origin}{kind}, {} bytes, {} tokens: {:?}",
-            entry.index,
-            class_label(entry),
-            entry.source.label(),
-            entry.bytes,
-            entry.tokens,
-            entry.preview
-        );
+        let _ = write!(out, "      {}: ", entry.index);
+        write_class_label(out, entry);
+        let _ = write!(out, " -> {}", entry.source.label());
+        if let Some(origin) = &entry.origin {
+            let _ = write!(out, ", {origin}");
+        }
+        if let Some(kind) = &entry.content_kind {
+            let _ = write!(out, ", kind {kind}");
+        }
+        let _ = write!(out, ", {} bytes, {} tokens: ", entry.bytes, entry.tokens);
+        push_debug_str(out, &entry.preview);
+        out.push('\n');
+    }
+}
+
+/// `names`, comma-separated.
+fn push_names(out: &mut String, names: &[String]) {
+    for (position, name) in names.iter().enumerate() {
+        if position > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(name);
+    }
+}
+
+/// `text` as `{:?}` writes it. Printable ASCII without a quote or a backslash, which previews
+/// mostly are, is written as it is between quotes, without the general escaping.
+fn push_debug_str(out: &mut String, text: &str) {
+    if text
+        .bytes()
+        .all(|byte| (b' '..=b'~').contains(&byte) && byte != b'"' && byte != b'\\')
+    {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    } else {
+        let _ = write!(out, "{text:?}");
     }
 }
 
 pub(super) fn class_label(entry: &EntryReport) -> String {
-    match &entry.class {
-        EntryClass::UserText { imitates: None } => "user text".to_string(),
+    let mut label = String::new();
+    write_class_label(&mut label, entry);
+    label
+}
+
+/// What an entry is, as the text and HTML views name it.
+fn write_class_label(out: &mut String, entry: &EntryReport) {
+    let _ = match &entry.class {
+        EntryClass::UserText { imitates: None } => write!(out, "user text"),
         EntryClass::UserText {
             imitates: Some(fragment),
-        } => format!("user text (imitates {fragment}; its content kind says user text)"),
-        EntryClass::AssistantOutput => "assistant output".to_string(),
-        EntryClass::Reasoning => "reasoning".to_string(),
-        EntryClass::ToolCall => "tool call".to_string(),
-        EntryClass::ToolOutput => "tool output".to_string(),
+        } => write!(
+            out,
+            "user text (imitates {fragment}; its content kind says user text)"
+        ),
+        EntryClass::AssistantOutput => write!(out, "assistant output"),
+        EntryClass::Reasoning => write!(out, "reasoning"),
+        EntryClass::ToolCall => write!(out, "tool call"),
+        EntryClass::ToolOutput => write!(out, "tool output"),
         EntryClass::Injected {
             fragment,
             recognised_by: Recognition::ContentKind,
-        } => format!("injected {fragment}"),
+        } => write!(out, "injected {fragment}"),
         EntryClass::Injected {
             fragment,
             recognised_by: Recognition::MarkersOnly,
-        } => format!("injected {fragment} (looks injected: markers only)"),
-        EntryClass::BaseInstructions => "base instructions".to_string(),
-        EntryClass::Tools => "tools".to_string(),
-        EntryClass::Other => "other".to_string(),
-    }
+        } => write!(out, "injected {fragment} (looks injected: markers only)"),
+        EntryClass::BaseInstructions => write!(out, "base instructions"),
+        EntryClass::Tools => write!(out, "tools"),
+        EntryClass::Other => write!(out, "other"),
+    };
 }
 
 /// One line saying how much of a request the previous one already sent.
@@ -312,11 +336,16 @@ pub(crate) fn breakdown_header() -> String {
 /// One row of the token table (no line break: callers append the reuse column).
 pub(crate) fn breakdown_row(label: &str, tokens: &TokenBreakdown) -> String {
     let mut row = format!("{label:<LABEL_WIDTH$}");
-    for source in TokenSource::ALL {
-        let _ = write!(row, " {:>COLUMN_WIDTH$}", tokens.get(source));
-    }
-    let _ = write!(row, " {:>COLUMN_WIDTH$}", tokens.total());
+    write_breakdown_cells(&mut row, tokens);
     row
+}
+
+/// The number columns of a [`breakdown_row`].
+fn write_breakdown_cells(out: &mut String, tokens: &TokenBreakdown) {
+    for source in TokenSource::ALL {
+        let _ = write!(out, " {:>COLUMN_WIDTH$}", tokens.get(source));
+    }
+    let _ = write!(out, " {:>COLUMN_WIDTH$}", tokens.total());
 }
 
 /// The reuse column of the token table: shared tokens, share, and the reason of a break.
