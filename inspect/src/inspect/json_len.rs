@@ -28,43 +28,33 @@ pub(super) fn serialized_len(value: &impl Serialize) -> usize {
 
 /// Bytes of `text` as a JSON string, quotes included, escaped as `serde_json` escapes it: a
 /// quote, a backslash and the control characters with a short escape take two bytes, the other
-/// control characters six. Eight bytes that need no escape are passed over at once.
+/// control characters six.
 pub(super) fn json_string_len(text: &str) -> usize {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH_BITS: u64 = ONES * 0x80;
-    let bytes = text.as_bytes();
-    let mut len = bytes.len() + 2;
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let word = u64::from_le_bytes(word);
-        // Top bits set in some byte when a byte is below 0x20, a quote or a backslash (possibly
-        // also in bytes after it, which the exact count below sorts out); never all clear then.
-        let below = |limit: u64| word.wrapping_sub(ONES * limit) & !word;
-        let zero_in = |masked: u64| masked.wrapping_sub(ONES) & !masked;
-        let below_space = below(0x20);
-        let quote = zero_in(word ^ (ONES * u64::from(b'"')));
-        let backslash = zero_in(word ^ (ONES * u64::from(b'\\')));
-        if (below_space | quote | backslash) & HIGH_BITS != 0 {
-            len += chunk.iter().map(|byte| escape_extra(*byte)).sum::<usize>();
-        }
-    }
-    len + chunks
-        .remainder()
-        .iter()
-        .map(|byte| escape_extra(*byte))
-        .sum::<usize>()
+    text.len()
+        + 2
+        + text
+            .bytes()
+            .map(|byte| usize::from(ESCAPE_EXTRA[usize::from(byte)]))
+            .sum::<usize>()
 }
 
-/// Bytes an escape adds to `byte` in a JSON string.
-fn escape_extra(byte: u8) -> usize {
-    match byte {
-        b'"' | b'\\' | 0x08 | b'\t' | b'\n' | 0x0C | b'\r' => 1,
-        0x00..=0x1F => 5,
-        _ => 0,
+/// Bytes an escape adds to each byte in a JSON string (a table: the sum over a text is then a
+/// loop the compiler unrolls).
+const ESCAPE_EXTRA: [u8; 256] = {
+    let mut extra = [0u8; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        extra[byte] = 5;
+        byte += 1;
     }
-}
+    let mut short = 0;
+    let shorts = [b'"', b'\\', 0x08, b'\t', b'\n', 0x0C, b'\r'];
+    while short < shorts.len() {
+        extra[shorts[short] as usize] = 1;
+        short += 1;
+    }
+    extra
+};
 
 #[cfg(test)]
 mod tests {
