@@ -30,6 +30,7 @@ mod html;
 mod inspector;
 mod json_len;
 mod model;
+mod plain;
 mod rebuild;
 mod setup;
 mod stats;

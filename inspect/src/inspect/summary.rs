@@ -24,7 +24,11 @@ pub(super) fn percent(part: usize, total: usize) -> f64 {
 /// The first line of `text`, cut to [`PREVIEW_CHARS`] characters.
 pub(super) fn preview(text: &str) -> String {
     let first_line = text.trim_start().lines().next().unwrap_or_default();
-    let mut shown: String = first_line.chars().take(PREVIEW_CHARS).collect();
+    let end = first_line
+        .char_indices()
+        .nth(PREVIEW_CHARS)
+        .map_or(first_line.len(), |(end, _)| end);
+    let mut shown = first_line[..end].to_string();
     if shown.len() < first_line.len() || text.trim().lines().nth(1).is_some() {
         shown.push('…');
     }

@@ -18,6 +18,13 @@ use super::model::TimelineTurn;
 use super::model::TokenBreakdown;
 use super::model::TokenSource;
 use super::model::ToolsOrigin;
+use super::plain::MAX_DIGITS;
+use super::plain::Piece::Number;
+use super::plain::Piece::Text;
+use super::plain::decimal;
+use super::plain::push_debug_str;
+use super::plain::push_names;
+use super::plain::push_pieces;
 
 /// Characters of a merge patch shown in the timeline.
 const PATCH_PREVIEW_CHARS: usize = 100;
@@ -93,7 +100,7 @@ fn render_text_with(inspection: &Inspection, sink: &mut dyn FnMut(&str)) {
         sink(&header);
         render_chunks(&inspection.requests, sink, |out, request| {
             let start = out.len();
-            let _ = write!(out, "request {}", request.number);
+            push_pieces(out, &[Text("request "), Number(request.number)]);
             let label_width = out.len() - start;
             out.extend(std::iter::repeat_n(
                 ' ',
@@ -137,33 +144,57 @@ fn render_request(out: &mut String, request: &RequestReport) {
         RequestKind::Turn => "",
         RequestKind::Compaction => " (compaction)",
     };
-    let _ = writeln!(
+    push_pieces(
         out,
-        "request {}{kind}: turn {} step {}, line {}, model {}, {} input items ({} carried over)",
-        request.number,
-        request.turn,
-        request.step,
-        request.line,
-        request.model,
-        request.input_items,
-        request.carried_items
+        &[
+            Text("request "),
+            Number(request.number),
+            Text(kind),
+            Text(": turn "),
+            Number(request.turn),
+            Text(" step "),
+            Number(request.step),
+            Text(", line "),
+            Number(request.line),
+            Text(", model "),
+            Text(&request.model),
+            Text(", "),
+            Number(request.input_items),
+            Text(" input items ("),
+            Number(request.carried_items),
+            Text(" carried over)\n"),
+        ],
     );
     let instructions = if request.instructions_in_field {
         "in the instructions field"
     } else {
         "in the input (Responses Lite)"
     };
-    let _ = writeln!(
+    push_pieces(
         out,
-        "  instructions: {instructions}, {} tokens",
-        request.tokens.base_instructions
+        &[
+            Text("  instructions: "),
+            Text(instructions),
+            Text(", "),
+            Number(request.tokens.base_instructions),
+            Text(" tokens\n"),
+        ],
     );
     let tools = &request.tools;
     match (tools.origin, tools.in_field) {
         (ToolsOrigin::RebuiltBuiltin, true) => {
             out.push_str("  tools: built-in list rebuilt for the model (");
             push_names(out, &tools.names);
-            let _ = writeln!(out, "), {} bytes, {} tokens", tools.bytes, tools.tokens);
+            push_pieces(
+                out,
+                &[
+                    Text("), "),
+                    Number(tools.bytes),
+                    Text(" bytes, "),
+                    Number(tools.tokens),
+                    Text(" tokens\n"),
+                ],
+            );
         }
         (ToolsOrigin::RebuiltBuiltin, false) => {
             out.push_str("  tools: built-in list rebuilt for the model (");
@@ -197,14 +228,20 @@ fn render_request(out: &mut String, request: &RequestReport) {
     out.push_str("  tokens: ");
     for (position, source) in TokenSource::ALL.iter().enumerate() {
         let separator = if position == 0 { "" } else { ", " };
-        let _ = write!(
+        push_pieces(
             out,
-            "{separator}{} {}",
-            source.label(),
-            request.tokens.get(*source)
+            &[
+                Text(separator),
+                Text(source.label()),
+                Text(" "),
+                Number(request.tokens.get(*source)),
+            ],
         );
     }
-    let _ = writeln!(out, "; total {}", request.total_tokens);
+    push_pieces(
+        out,
+        &[Text("; total "), Number(request.total_tokens), Text("\n")],
+    );
     match &request.cache {
         None => out.push_str("  cache: first request\n"),
         Some(cache) => {
@@ -214,49 +251,50 @@ fn render_request(out: &mut String, request: &RequestReport) {
 }
 
 fn render_item(out: &mut String, item: &ItemReport) {
-    let _ = write!(out, "  [{}] {}", item.index, item.item_type);
+    push_pieces(
+        out,
+        &[
+            Text("  ["),
+            Number(item.index),
+            Text("] "),
+            Text(&item.item_type),
+        ],
+    );
     if let Some(role) = &item.role {
-        let _ = write!(out, " {role}");
+        push_pieces(out, &[Text(" "), Text(role)]);
     }
-    let _ = writeln!(out, ": {} bytes, {} tokens", item.bytes, item.tokens);
+    push_pieces(
+        out,
+        &[
+            Text(": "),
+            Number(item.bytes),
+            Text(" bytes, "),
+            Number(item.tokens),
+            Text(" tokens\n"),
+        ],
+    );
     for entry in &item.entries {
-        let _ = write!(out, "      {}: ", entry.index);
+        push_pieces(out, &[Text("      "), Number(entry.index), Text(": ")]);
         write_class_label(out, entry);
-        let _ = write!(out, " -> {}", entry.source.label());
+        push_pieces(out, &[Text(" -> "), Text(entry.source.label())]);
         if let Some(origin) = &entry.origin {
-            let _ = write!(out, ", {origin}");
+            push_pieces(out, &[Text(", "), Text(origin)]);
         }
         if let Some(kind) = &entry.content_kind {
-            let _ = write!(out, ", kind {kind}");
+            push_pieces(out, &[Text(", kind "), Text(kind)]);
         }
-        let _ = write!(out, ", {} bytes, {} tokens: ", entry.bytes, entry.tokens);
+        push_pieces(
+            out,
+            &[
+                Text(", "),
+                Number(entry.bytes),
+                Text(" bytes, "),
+                Number(entry.tokens),
+                Text(" tokens: "),
+            ],
+        );
         push_debug_str(out, &entry.preview);
         out.push('\n');
-    }
-}
-
-/// `names`, comma-separated.
-fn push_names(out: &mut String, names: &[String]) {
-    for (position, name) in names.iter().enumerate() {
-        if position > 0 {
-            out.push_str(", ");
-        }
-        out.push_str(name);
-    }
-}
-
-/// `text` as `{:?}` writes it. Printable ASCII without a quote or a backslash, which previews
-/// mostly are, is written as it is between quotes, without the general escaping.
-fn push_debug_str(out: &mut String, text: &str) {
-    if text
-        .bytes()
-        .all(|byte| (b' '..=b'~').contains(&byte) && byte != b'"' && byte != b'\\')
-    {
-        out.push('"');
-        out.push_str(text);
-        out.push('"');
-    } else {
-        let _ = write!(out, "{text:?}");
     }
 }
 
@@ -340,12 +378,22 @@ pub(crate) fn breakdown_row(label: &str, tokens: &TokenBreakdown) -> String {
     row
 }
 
-/// The number columns of a [`breakdown_row`].
+/// The number columns of a [`breakdown_row`], each right-aligned in [`COLUMN_WIDTH`].
 fn write_breakdown_cells(out: &mut String, tokens: &TokenBreakdown) {
-    for source in TokenSource::ALL {
-        let _ = write!(out, " {:>COLUMN_WIDTH$}", tokens.get(source));
+    let numbers = TokenSource::ALL
+        .iter()
+        .map(|source| tokens.get(*source))
+        .chain([tokens.total()]);
+    for number in numbers {
+        let mut digits = [0u8; MAX_DIGITS];
+        let digits = decimal(number, &mut digits);
+        out.push(' ');
+        out.extend(std::iter::repeat_n(
+            ' ',
+            COLUMN_WIDTH.saturating_sub(digits.len()),
+        ));
+        out.push_str(digits);
     }
-    let _ = write!(out, " {:>COLUMN_WIDTH$}", tokens.total());
 }
 
 /// The reuse column of the token table: shared tokens, share, and the reason of a break.
