@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::hash::Hasher;
+use std::ops::Range;
 
 use codex_fragments::o200k_piece_token_count;
 use codex_fragments::o200k_token_count;
@@ -106,21 +107,22 @@ impl TokenCounter {
                 // Every single byte is a token of its own in a byte-level vocabulary.
                 1 => 1,
                 len if len <= PACKED_PIECE_BYTES => {
-                    self.short_piece_count(packed_piece(bytes, start, len), &text[start..end])
+                    self.short_piece_count(packed_piece(bytes, start, len), text, start..end)
                 }
-                _ => self.long_piece_count(&text[start..end]),
+                _ => self.long_piece_count(text.get(start..end).unwrap_or_default()),
             };
             start = end;
         }
         total
     }
 
-    /// The count of `piece`, a short one whose [`packed_piece`] key is `key`.
-    fn short_piece_count(&mut self, key: u128, piece: &str) -> usize {
+    /// The count of the piece at `range` of `text`, a short one whose [`packed_piece`] key is
+    /// `key` (the piece itself is sliced only when it is not remembered).
+    fn short_piece_count(&mut self, key: u128, text: &str, range: Range<usize>) -> usize {
         if let Some(count) = self.short.get(&key) {
             return *count as usize;
         }
-        let count = o200k_piece_token_count(piece);
+        let count = o200k_piece_token_count(text.get(range).unwrap_or_default());
         if self.short.len() < MEMO_MAX_PIECES
             && let Ok(stored) = u32::try_from(count)
         {
@@ -164,17 +166,41 @@ fn packed_piece(bytes: &[u8], start: usize, len: usize) -> u128 {
     (word & mask) | ((len as u128) << 120)
 }
 
-fn is_space(byte: u8) -> bool {
-    matches!(byte, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ')
-}
-
-fn is_newline(byte: u8) -> bool {
-    byte == b'\r' || byte == b'\n'
-}
-
+/// What an ASCII byte is to the o200k pattern, as bits of [`CLASSES`].
+const UPPER: u8 = 1;
+const LOWER: u8 = 2;
+const DIGIT: u8 = 4;
+/// `\s`: space, tab, line breaks, vertical tab, form feed.
+const SPACE: u8 = 8;
+const NEWLINE: u8 = 16;
 /// Neither whitespace, letter nor digit: what `[^\s\p{L}\p{N}]` accepts among ASCII bytes.
-fn is_symbol(byte: u8) -> bool {
-    !is_space(byte) && !byte.is_ascii_alphanumeric()
+const SYMBOL: u8 = 32;
+const SLASH: u8 = 64;
+const LETTER: u8 = UPPER | LOWER;
+
+/// The class bits of every ASCII byte (one lookup instead of a chain of comparisons per byte).
+const CLASSES: [u8; 128] = {
+    let mut classes = [0u8; 128];
+    let mut byte = 0;
+    while byte < 128 {
+        let b = byte as u8;
+        classes[byte] = match b {
+            b'A'..=b'Z' => UPPER,
+            b'a'..=b'z' => LOWER,
+            b'0'..=b'9' => DIGIT,
+            b'\r' | b'\n' => SPACE | NEWLINE,
+            b'\t' | 0x0B | 0x0C | b' ' => SPACE,
+            b'/' => SYMBOL | SLASH,
+            _ => SYMBOL,
+        };
+        byte += 1;
+    }
+    classes
+};
+
+/// The class bits of `byte` (an ASCII byte; others have none).
+fn class(byte: u8) -> u8 {
+    CLASSES.get(usize::from(byte)).copied().unwrap_or(0)
 }
 
 /// End of the o200k piece that starts at `start` of ASCII `text` (`start < text.len()`).
@@ -190,39 +216,47 @@ fn is_symbol(byte: u8) -> bool {
 ///    single whitespace character.
 fn ascii_piece_end(text: &[u8], start: usize) -> usize {
     let len = text.len();
-    let first = text[start];
-    let letters_from = if first.is_ascii_alphabetic() || first.is_ascii_digit() || is_newline(first)
-    {
+    let first = class(text[start]);
+    let letters_from = if first & (LETTER | DIGIT | NEWLINE) != 0 {
         start
     } else {
         start + 1
     };
-    if letters_from < len && text[letters_from].is_ascii_alphabetic() {
-        let end = run_end(text, run_end(text, letters_from, b'A', b'Z'), b'a', b'z');
+    let letter = text.get(letters_from).map_or(0, |byte| class(*byte));
+    if letter & LETTER != 0 {
+        let lower_from = match letter & UPPER {
+            0 => letters_from,
+            _ => run_end(text, letters_from, b'A', b'Z'),
+        };
+        let end = run_end(text, lower_from, b'a', b'z');
         return end + contraction_len(&text[end..]);
     }
-    if first.is_ascii_digit() {
-        let mut end = start;
-        while end < len && end - start < 3 && text[end].is_ascii_digit() {
+    if first & DIGIT != 0 {
+        let mut end = start + 1;
+        while end < len && end - start < 3 && class(text[end]) & DIGIT != 0 {
             end += 1;
         }
         return end;
     }
-    let symbols_from = if first == b' ' { start + 1 } else { start };
-    if symbols_from < len && is_symbol(text[symbols_from]) {
-        let mut end = symbols_from;
-        while end < len && is_symbol(text[end]) {
+    let symbols_from = if text[start] == b' ' {
+        start + 1
+    } else {
+        start
+    };
+    if symbols_from < len && class(text[symbols_from]) & SYMBOL != 0 {
+        let mut end = symbols_from + 1;
+        while end < len && class(text[end]) & SYMBOL != 0 {
             end += 1;
         }
-        while end < len && (is_newline(text[end]) || text[end] == b'/') {
+        while end < len && class(text[end]) & (NEWLINE | SLASH) != 0 {
             end += 1;
         }
         return end;
     }
     let mut run_end = start;
     let mut last_line_break = None;
-    while run_end < len && is_space(text[run_end]) {
-        if is_newline(text[run_end]) {
+    while run_end < len && class(text[run_end]) & SPACE != 0 {
+        if class(text[run_end]) & NEWLINE != 0 {
             last_line_break = Some(run_end);
         }
         run_end += 1;
