@@ -61,22 +61,12 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     use super::*;
+    use crate::inspect::test_texts::random_texts;
 
     #[test]
     fn string_lengths_are_those_of_serde_json() {
-        let alphabet: Vec<char> = "ab \"\\/\t\n\r\u{8}\u{c}\u{0}\u{1}\u{1f}\u{7f}é😀"
-            .chars()
-            .collect();
-        let mut state: u64 = 11;
-        for length in 0..3000 {
-            let text: String = (0..length % 40)
-                .map(|_| {
-                    state = state
-                        .wrapping_mul(6_364_136_223_846_793_005)
-                        .wrapping_add(1_442_695_040_888_963_407);
-                    alphabet[(state >> 33) as usize % alphabet.len()]
-                })
-                .collect();
+        let alphabet = "ab \"\\/\t\n\r\u{8}\u{c}\u{0}\u{1}\u{1f}\u{7f}é😀";
+        for text in random_texts(alphabet, 11, 3000, 40) {
             assert_eq!(json_string_len(&text), serialized_len(&text), "{text:?}");
         }
     }

@@ -36,6 +36,8 @@ mod setup;
 mod stats;
 mod stream;
 mod summary;
+#[cfg(test)]
+mod test_texts;
 mod text;
 mod tokens;
 mod walk;

@@ -314,6 +314,7 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     use super::*;
+    use crate::inspect::test_texts::random_texts;
 
     fn pieces(text: &str) -> Vec<&str> {
         let mut pieces = Vec::new();
@@ -364,20 +365,9 @@ mod tests {
 
     #[test]
     fn every_text_is_counted_like_tiktoken() {
-        let alphabet: Vec<char> = "aZq \t\n\r\u{b}\u{c}09'sLlVeTmDR!?.,/-_(){}<>\"é—😀"
-            .chars()
-            .collect();
+        let alphabet = "aZq \t\n\r\u{b}\u{c}09'sLlVeTmDR!?.,/-_(){}<>\"é—😀";
         let mut counter = TokenCounter::new();
-        let mut state: u64 = 7;
-        for length in 0..4000 {
-            let text: String = (0..length % 48)
-                .map(|_| {
-                    state = state
-                        .wrapping_mul(6_364_136_223_846_793_005)
-                        .wrapping_add(1_442_695_040_888_963_407);
-                    alphabet[(state >> 33) as usize % alphabet.len()]
-                })
-                .collect();
+        for text in random_texts(alphabet, 7, 4000, 48) {
             assert_eq!(counter.count(&text), o200k_token_count(&text), "{text:?}");
         }
     }
