@@ -18,7 +18,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::collections::HashSet;
 
 use codex_context_fragments::FragmentSpec;
 use codex_core::ContextManager;
@@ -37,6 +36,7 @@ use super::ahead::Ahead;
 use super::ahead::WalkLine;
 use super::compactions::legacy_compaction_histories;
 use super::model::RequestKind;
+use super::pairing::Pairing;
 
 pub(super) const TASK_STARTED: &str = "task_started";
 pub(super) const TASK_COMPLETE: &str = "task_complete";
@@ -141,88 +141,6 @@ enum PreviousRequest {
     /// The first `len` items of history (valid until history is rewritten).
     HistoryPrefix(usize),
     Owned(Vec<ResponseItem>),
-}
-
-/// Which output answers a call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum CallFamily {
-    Function,
-    Custom,
-}
-
-/// Whether history needs the prompt normalisation (a call without output or an output without
-/// call), tracked as items arrive so that clean histories are never copied.
-#[derive(Debug, Default)]
-struct Pairing {
-    calls: HashSet<(CallFamily, String)>,
-    answered: HashSet<(CallFamily, String)>,
-    unanswered_calls: usize,
-    orphan_outputs: usize,
-}
-
-impl Pairing {
-    fn of(items: &[ResponseItem]) -> Self {
-        let mut pairing = Self::default();
-        for item in items {
-            pairing.record(item);
-        }
-        pairing
-    }
-
-    fn record(&mut self, item: &ResponseItem) {
-        let (family, call_id, is_call) = match item {
-            ResponseItem::FunctionCall { call_id, .. } => (CallFamily::Function, call_id, true),
-            ResponseItem::LocalShellCall {
-                call_id: Some(call_id),
-                ..
-            } => (CallFamily::Function, call_id, true),
-            ResponseItem::CustomToolCall { call_id, .. } => (CallFamily::Custom, call_id, true),
-            ResponseItem::FunctionCallOutput {
-                call_id: Some(call_id),
-                ..
-            } => (CallFamily::Function, call_id, false),
-            ResponseItem::CustomToolCallOutput { call_id, .. } => {
-                (CallFamily::Custom, call_id, false)
-            }
-            ResponseItem::FunctionCallOutput { call_id: None, .. } => {
-                self.orphan_outputs += 1;
-                return;
-            }
-            ResponseItem::LocalShellCall { call_id: None, .. }
-            | ResponseItem::Message { .. }
-            | ResponseItem::Reasoning { .. }
-            | ResponseItem::WebSearchCall { .. }
-            | ResponseItem::Compaction { .. }
-            | ResponseItem::AdditionalTools { .. }
-            | ResponseItem::Other(_) => return,
-        };
-        let key = (family, call_id.clone());
-        if is_call {
-            if self.calls.contains(&key) {
-                return;
-            }
-            if self.answered.contains(&key) {
-                self.orphan_outputs -= 1;
-            } else {
-                self.unanswered_calls += 1;
-            }
-            self.calls.insert(key);
-        } else {
-            if self.answered.contains(&key) {
-                return;
-            }
-            if self.calls.contains(&key) {
-                self.unanswered_calls -= 1;
-            } else {
-                self.orphan_outputs += 1;
-            }
-            self.answered.insert(key);
-        }
-    }
-
-    fn is_clean(&self) -> bool {
-        self.unanswered_calls == 0 && self.orphan_outputs == 0
-    }
 }
 
 /// Output the model produces (as opposed to input the harness records before a request).
